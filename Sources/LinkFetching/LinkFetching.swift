@@ -1,0 +1,92 @@
+import Foundation
+
+/// One protocol for every HTTP request Switchyard makes: scripts' `httpRequest`, short-link unwrapping,
+/// `headers` lookups, manifest and catalog downloads.
+///
+/// Implementations: ``LiveFetcher`` (the network, behind a ``NetworkPolicy``), ``RecordingFetcher`` and
+/// ``ReplayingFetcher`` (fixtures on disk), ``OfflineFetcher`` (refuses everything). Tests run against
+/// loopback servers or fixtures, so nothing in the project needs the internet.
+public protocol LinkFetching: Sendable {
+    /// Performs `request` and returns the final response (after any redirects the request allows).
+    func fetch(_ request: FetchRequest) async throws(FetchError) -> FetchResponse
+}
+
+/// The HTTP methods Switchyard uses.
+public enum HTTPMethod: String, Sendable, Hashable, Codable {
+    case get = "GET"
+    case head = "HEAD"
+}
+
+/// A request for ``LinkFetching``.
+public struct FetchRequest: Sendable, Hashable {
+    /// The absolute http(s) URL, as text.
+    public var url: String
+    /// GET or HEAD.
+    public var method: HTTPMethod
+    /// Extra request headers (for example `If-None-Match`).
+    public var headers: [String: String]
+    /// Whether redirects are followed (each hop is checked by the policy); `false` returns the 3xx itself.
+    public var followRedirects: Bool
+    /// A time limit for the whole request, overriding the policy's when shorter.
+    public var timeout: Duration?
+
+    /// Creates a request.
+    public init(
+        url: String,
+        method: HTTPMethod = .get,
+        headers: [String: String] = [:],
+        followRedirects: Bool = true,
+        timeout: Duration? = nil
+    ) {
+        self.url = url
+        self.method = method
+        self.headers = headers
+        self.followRedirects = followRedirects
+        self.timeout = timeout
+    }
+}
+
+/// One header line of a response, in the order the server sent it.
+public struct HTTPHeaderField: Sendable, Hashable, Codable {
+    /// The header name as sent.
+    public var name: String
+    /// The header value.
+    public var value: String
+
+    /// Creates a header field.
+    public init(name: String, value: String) {
+        self.name = name
+        self.value = value
+    }
+}
+
+/// A response from ``LinkFetching``.
+public struct FetchResponse: Sendable, Hashable {
+    /// The URL that answered (the last hop when redirects were followed).
+    public var url: String
+    /// The HTTP status code.
+    public var status: Int
+    /// The response headers in server order.
+    public var headers: [HTTPHeaderField]
+    /// The (decoded) body; empty for HEAD.
+    public var body: [UInt8]
+    /// The URLs visited before `url`, oldest first; empty when there was no redirect.
+    public var redirects: [String]
+
+    /// Creates a response.
+    public init(url: String, status: Int, headers: [HTTPHeaderField] = [], body: [UInt8] = [], redirects: [String] = []) {
+        self.url = url
+        self.status = status
+        self.headers = headers
+        self.body = body
+        self.redirects = redirects
+    }
+
+    /// The first value of the header `name`, compared case-insensitively.
+    public func header(_ name: String) -> String? {
+        headers.first { $0.name.caseInsensitiveCompare(name) == .orderedSame }?.value
+    }
+
+    /// The body as text (UTF-8, invalid bytes replaced).
+    public var text: String { String(decoding: body, as: UTF8.self) }
+}
