@@ -1,0 +1,24 @@
+import Foundation
+import LinkRules
+
+extension RuleSet {
+    /// The URL of Switchyard's own bundled rule set (`default-rules.json`, written by the team, Opener format v5).
+    public static var bundledRulesURL: URL? {
+        Bundle.module.url(forResource: "default-rules", withExtension: "json")
+    }
+
+    /// Loads the bundled rule set, so the main job works with no flags and no network.
+    public static func bundled() throws(ManifestError) -> RuleSet {
+        guard let url = bundledRulesURL else {
+            throw ManifestError(code: .unreadable, message: "the bundled rules resource default-rules.json is missing from the build")
+        }
+        var loaded = try ManifestLoader().load(contentsOf: url)
+        loaded.file = "bundled:default-rules.json"
+        loaded.diagnostics = loaded.diagnostics.map {
+            var diagnostic = $0
+            diagnostic.file = loaded.file
+            return diagnostic
+        }
+        return RuleSet(loaded)
+    }
+}

@@ -1,0 +1,115 @@
+import Foundation
+import LinkRules
+
+/// Compiles each rule's regex once and checks its templates against it, collecting diagnostics.
+struct RuleCompiler {
+    let loaded: LoadedManifest
+    private(set) var diagnostics: [Diagnostic] = []
+
+    init(loaded: LoadedManifest) {
+        self.loaded = loaded
+    }
+
+    mutating func report(_ severity: Diagnostic.Severity, _ code: String, _ message: String, at pointer: JSONPointer) {
+        diagnostics.append(loaded.diagnostic(severity, code, message, at: pointer))
+    }
+
+    mutating func regex(_ pattern: String, at pointer: JSONPointer) -> CompiledRegex? {
+        do {
+            let regex = try CompiledRegex(pattern)
+            if RedosHeuristic.isSuspicious(pattern) {
+                report(.warning, "W_REDOS_SUSPECT", "the regex nests repetition (as in (a+)+), which can take exponential time on some inputs; it runs under a time budget", at: pointer)
+            }
+            return regex
+        } catch {
+            report(.error, "E_REGEX", "ICU cannot compile the regex \"\(pattern)\": \(error.reason); this rule is ignored", at: pointer)
+            return nil
+        }
+    }
+
+    /// Checks `$N` references: a group the regex lacks is an error (ICU would silently render ""), `$22` read as
+    /// `$2` + `2` is a warning.
+    mutating func checkTemplate(_ output: Output, regex: CompiledRegex, at pointer: JSONPointer) -> Bool {
+        guard case .template(let template) = output else { return true }
+        for reference in TemplateReferences.references(in: template, groupCount: regex.groupCount) {
+            if reference.group > regex.groupCount {
+                report(.error, "E_GROUP_REF", "the template \"\(template)\" uses $\(reference.group) but the regex has only \(regex.groupCount) capture groups; this entry is ignored", at: pointer)
+                return false
+            }
+            if reference.isAmbiguous {
+                report(.warning, "W_AMBIGUOUS_GROUP_REF", "in \"\(template)\", ICU reads $\(reference.digits) as group \(reference.group) followed by the text \"\(reference.digits.dropFirst(String(reference.group).count))\"; write \\ before the digits to make that explicit", at: pointer)
+            }
+        }
+        return true
+    }
+
+    mutating func compile(_ action: Action, appsById: [String: App]) -> CompiledAction? {
+        guard let regex = regex(action.regex, at: action.pointer.appending("regex")) else { return nil }
+        var formats: [CompiledFormat] = []
+        for format in action.formats {
+            guard let app = format.inlineApp ?? appsById[format.appId], let output = format.fields.output else { continue }
+            let templatePointer = format.pointer.appending("format")
+            guard checkTemplate(output, regex: regex, at: templatePointer) else { continue }
+            formats.append(CompiledFormat(format: format, app: app, output: output))
+        }
+        return CompiledAction(action: action, regex: regex, formats: formats)
+    }
+
+    mutating func compile(_ browser: Browser) -> CompiledBrowser? {
+        guard let regex = regex(browser.regex, at: browser.pointer.appending("regex")),
+            let output = browser.fields.output,
+            checkTemplate(output, regex: regex, at: browser.pointer.appending("format"))
+        else { return nil }
+        return CompiledBrowser(browser: browser, regex: regex, output: output)
+    }
+
+    mutating func compile(_ preview: Preview) -> CompiledPreview? {
+        guard let regex = regex(preview.regex, at: preview.pointer.appending("regex")),
+            let output = preview.fields.output,
+            checkTemplate(output, regex: regex, at: preview.pointer.appending("format"))
+        else { return nil }
+        return CompiledPreview(preview: preview, regex: regex, output: output)
+    }
+
+    mutating func compile(_ rule: RedirectRule) -> CompiledRedirect? {
+        guard let regex = regex(rule.pattern, at: rule.pointer) else { return nil }
+        if case .format(let template) = rule.target, !checkTemplate(.template(template), regex: regex, at: rule.pointer.appending("format")) {
+            return nil
+        }
+        return CompiledRedirect(rule: rule, regex: regex)
+    }
+}
+
+/// Flags patterns that nest unbounded repetition, the classic catastrophic-backtracking shape: `(a+)+`, `(?:.+\.)+`.
+enum RedosHeuristic {
+    static func isSuspicious(_ pattern: String) -> Bool {
+        var stack: [Bool] = []  // for each open group: does it contain + or * so far?
+        let scalars = Array(pattern.unicodeScalars)
+        var index = 0
+        var inClass = false
+        while index < scalars.count {
+            let scalar = scalars[index]
+            switch scalar {
+            case "\\":
+                index += 1
+            case "[" where !inClass:
+                inClass = true
+            case "]" where inClass:
+                inClass = false
+            case "(" where !inClass:
+                stack.append(false)
+            case ")" where !inClass:
+                let innerRepeats = stack.popLast() ?? false
+                let next = index + 1 < scalars.count ? scalars[index + 1] : " "
+                if innerRepeats && (next == "+" || next == "*" || next == "{") { return true }
+                if innerRepeats, !stack.isEmpty { stack[stack.count - 1] = true }
+            case "+" where !inClass, "*" where !inClass:
+                if !stack.isEmpty { stack[stack.count - 1] = true }
+            default:
+                break
+            }
+            index += 1
+        }
+        return false
+    }
+}

@@ -1,0 +1,98 @@
+/// Turns a parsed JSON tree into a ``Manifest``, accepting every version's key names, recording diagnostics and
+/// skipping only the entries that cannot work.
+final class ManifestDecoder {
+    let limits: ManifestLimits
+    let file: String?
+    let version: ManifestVersion
+    private(set) var diagnostics: [Diagnostic] = []
+    private(set) var positions: [String: SourcePosition] = [:]
+
+    /// Keys that carry notes for people, seen in real manifests; kept and ignored without a warning.
+    static let freeTextKeys: Set<String> = [
+        "note", "notes", "note2", "docs", "todo", "useful", "testsThatCantBeRunCuzHeaders", "comment",
+    ]
+
+    init(limits: ManifestLimits, file: String?, version: ManifestVersion) {
+        self.limits = limits
+        self.file = file
+        self.version = version
+    }
+
+    // MARK: Reporting
+
+    func report(_ severity: Diagnostic.Severity, _ code: String, _ message: String, at pointer: JSONPointer, node: JSONNode?) {
+        diagnostics.append(Diagnostic(severity, code, message, at: pointer, position: node?.position ?? positions[pointer.description], file: file))
+    }
+
+    func record(_ pointer: JSONPointer, _ node: JSONNode) {
+        positions[pointer.description] = node.position
+    }
+
+    // MARK: Manifest
+
+    func decodeManifest(_ root: JSONNode) -> Manifest {
+        var manifest = Manifest(version: version)
+        record(.root, root)
+        for member in root.members ?? [] {
+            let pointer = JSONPointer.root.appending(member.key)
+            record(pointer, member.value)
+            switch member.key {
+            case "apps":
+                manifest.apps = decodeApps(member.value, at: pointer)
+            case "actions", "browsers", "previews", "redirects", "redirectRules":
+                continue
+            default:
+                keepExtra(member, at: pointer, into: &manifest.extras, known: [])
+            }
+        }
+        let appIds = Set(manifest.apps.map(\.identifier))
+        for member in root.members ?? [] {
+            let pointer = JSONPointer.root.appending(member.key)
+            switch member.key {
+            case "actions":
+                manifest.actions = decodeList(member.value, at: pointer) { decodeAction($0, at: $1, appIds: appIds) }
+                if manifest.actions.count > limits.maximumActions {
+                    report(.error, "E_TOO_LARGE", "the manifest has \(manifest.actions.count) actions, more than the limit of \(limits.maximumActions); the rest are ignored", at: pointer, node: member.value)
+                    manifest.actions.removeLast(manifest.actions.count - limits.maximumActions)
+                }
+            case "browsers":
+                manifest.browsers = decodeBrowsers(member.value, at: pointer)
+            case "previews":
+                manifest.previews = decodeList(member.value, at: pointer) { decodePreview($0, at: $1) }
+            case "redirects", "redirectRules":
+                manifest.redirects += decodeRedirects(member.value, at: pointer)
+            default:
+                continue
+            }
+        }
+        return manifest
+    }
+
+    func decodeList<T>(_ node: JSONNode, at pointer: JSONPointer, _ decode: (JSONNode, JSONPointer) -> T?) -> [T] {
+        guard let elements = node.elements else {
+            report(.error, "E_TYPE", "\"\(pointer.tokens.last ?? "")\" must be an array, not \(node.typeDescription)", at: pointer, node: node)
+            return []
+        }
+        var result: [T] = []
+        for (index, element) in elements.enumerated() {
+            let elementPointer = pointer.appending(index)
+            record(elementPointer, element)
+            guard element.members != nil else {
+                report(.error, "E_TYPE", "each entry must be an object, not \(element.typeDescription)", at: elementPointer, node: element)
+                continue
+            }
+            if let value = decode(element, elementPointer) { result.append(value) }
+        }
+        return result
+    }
+
+    func keepExtra(_ member: JSONMember, at pointer: JSONPointer, into extras: inout [JSONMember], known: Set<String>) {
+        extras.append(member)
+        guard !Self.freeTextKeys.contains(member.key) else { return }
+        var message = "unknown key \"\(member.key)\" is ignored"
+        if let suggestion = KeySuggestion.closest(to: member.key, among: known) {
+            message += "; did you mean \"\(suggestion)\"?"
+        }
+        report(.warning, "W_UNKNOWN_KEY", message, at: pointer, node: member.value)
+    }
+}

@@ -1,0 +1,53 @@
+import ArgumentParser
+import Foundation
+import LinkResolver
+import LinkRules
+
+/// `switchyard test [PATH]`: runs a manifest's own embedded tests (the bundled rules when no path is given).
+struct TestCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "test",
+        abstract: "Run a manifest's embedded tests: formats, scripts, browsers and redirects."
+    )
+
+    @Argument(help: "The manifest to test (default: the bundled rules).")
+    var path: String?
+
+    @Flag(help: "Print one JSON object with totals and every result.")
+    var json = false
+
+    func run() async throws {
+        let rules = try path.map(ManifestOptions.load(path:)) ?? ManifestOptions().loadRules()
+        let report = await RuleTestRunner(rules: rules).run()
+        if json {
+            try JSONOutput.print(report)
+        } else {
+            print(TestSummary.render(report, rules: rules))
+        }
+        if report.failed > 0 { throw ExitCode(1) }
+    }
+}
+
+/// The human-readable summary of a test run.
+enum TestSummary {
+    static func render(_ report: RuleTestReport, rules: RuleSet) -> String {
+        var lines: [String] = []
+        let source = rules.file ?? "manifest"
+        lines.append("\(source) (\(rules.manifest.version)): \(rules.manifest.apps.count) apps, \(rules.manifest.actions.count) actions, \(rules.manifest.browsers.count) browsers, \(rules.manifest.redirects.count) redirect rules")
+        for kind in RuleTestResult.Kind.allCases {
+            let passed = report.count(kind, .passed), failed = report.count(kind, .failed), skipped = report.count(kind, .skipped)
+            guard passed + failed + skipped > 0 else { continue }
+            lines.append("  \(kind.rawValue.padding(toLength: 9, withPad: " ", startingAt: 0)) \(passed) passed, \(failed) failed, \(skipped) skipped")
+        }
+        let failures = report.results.filter { $0.status == .failed }
+        for failure in failures.prefix(50) {
+            lines.append("FAIL \(failure.location): \(failure.input)\n     \(failure.reason ?? "")")
+        }
+        if failures.count > 50 { lines.append("… and \(failures.count - 50) more failures (use --json for all)") }
+        var skippedReasons: [String: Int] = [:]
+        for result in report.results where result.status == .skipped { skippedReasons[result.reason ?? "", default: 0] += 1 }
+        for (reason, count) in skippedReasons.sorted(by: { $0.key < $1.key }) { lines.append("skipped \(count): \(reason)") }
+        lines.append("\(report.passed) passed, \(report.failed) failed, \(report.skipped) skipped")
+        return lines.joined(separator: "\n")
+    }
+}
