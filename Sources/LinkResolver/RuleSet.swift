@@ -28,7 +28,11 @@ public struct RuleSet: Sendable {
         redirects = manifest.redirects.compactMap { compiler.compile($0) }
         self.manifest = manifest
         self.file = loaded.file
-        diagnostics = loaded.diagnostics + compiler.diagnostics
+        // File order: a maintainer reads them top to bottom next to the file.
+        diagnostics = (loaded.diagnostics + compiler.diagnostics).enumerated().sorted { lhs, rhs in
+            let left = lhs.element.position?.offset ?? Int.max, right = rhs.element.position?.offset ?? Int.max
+            return left == right ? lhs.offset < rhs.offset : left < right
+        }.map(\.element)
     }
 
     /// Loads and compiles a manifest file.

@@ -8,28 +8,41 @@ struct ManifestOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp("An Opener-format manifest (v1–v5) to use instead of the bundled rules.", valueName: "path"))
     var manifest: String?
 
+    @Flag(help: "Use a manifest even when some entries have errors (they are skipped and reported).")
+    var lenient = false
+
     /// Loads the chosen rule set; a file that cannot be loaded is a one-line error (exit 2) naming the place.
     func loadRules() throws -> RuleSet {
         guard let manifest else {
             do {
-                return try RuleSet.bundled()
-            } catch {
+                return try Self.checked(RuleSet.bundled(), lenient: lenient)
+            } catch let error as ManifestError {
                 throw CommandFailure(message: error.description)
             }
         }
-        return try Self.load(path: manifest)
+        return try Self.load(path: manifest, lenient: lenient)
     }
 
-    static func load(path: String) throws -> RuleSet {
+    static func load(path: String, lenient: Bool) throws -> RuleSet {
         let url = URL(fileURLWithPath: path)
         guard FileManager.default.isReadableFile(atPath: url.path) else {
             throw CommandFailure(message: "\(path): error: no readable file at this path")
         }
         do {
-            return try RuleSet.load(contentsOf: url)
-        } catch {
+            return try checked(RuleSet.load(contentsOf: url), lenient: lenient)
+        } catch let error as ManifestError {
             throw CommandFailure(message: error.description)
         }
+    }
+
+    /// Prints the manifest's errors on stderr (`file:line:column: error: …`); unless lenient, errors stop the
+    /// command with status 2, because a rule set with broken entries would silently open fewer links.
+    static func checked(_ rules: RuleSet, lenient: Bool) throws -> RuleSet {
+        let errors = rules.errors
+        guard !errors.isEmpty else { return rules }
+        for error in errors { Terminal.printError(error.description) }
+        if lenient { return rules }
+        throw CommandFailure(message: "\(rules.file ?? "manifest"): \(errors.count) error(s); fix them, or pass --lenient to use the rest of the rules")
     }
 }
 

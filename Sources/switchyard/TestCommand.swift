@@ -16,8 +16,16 @@ struct TestCommand: AsyncParsableCommand {
     @Flag(help: "Print one JSON object with totals and every result.")
     var json = false
 
+    @Flag(help: "Run the tests even when some entries have errors (their cases are reported as failed).")
+    var lenient = false
+
     func run() async throws {
-        let rules = try path.map(ManifestOptions.load(path:)) ?? ManifestOptions().loadRules()
+        let rules =
+            if let path {
+                try ManifestOptions.load(path: path, lenient: lenient)
+            } else {
+                try ManifestOptions.parse(lenient ? ["--lenient"] : []).loadRules()
+            }
         let report = await RuleTestRunner(rules: rules).run()
         if json {
             try JSONOutput.print(report)
