@@ -13,12 +13,16 @@ public struct ResolveOptions: Sendable, Equatable {
     public var includeBrowsers: Bool
     /// Whether previews are listed.
     public var includePreviews: Bool
+    /// Time limits for regex evaluation.
+    public var budget: MatchBudget
 
     /// Creates options.
     public init(
         installedSchemes: Set<String>? = nil, platform: Platform? = nil,
-        headers: [(name: String, value: String)]? = nil, includeBrowsers: Bool = true, includePreviews: Bool = true
+        headers: [(name: String, value: String)]? = nil, includeBrowsers: Bool = true, includePreviews: Bool = true,
+        budget: MatchBudget = MatchBudget()
     ) {
+        self.budget = budget
         self.installedSchemes = installedSchemes
         self.platform = platform
         self.headers = headers
@@ -29,6 +33,7 @@ public struct ResolveOptions: Sendable, Equatable {
     public static func == (lhs: ResolveOptions, rhs: ResolveOptions) -> Bool {
         lhs.installedSchemes == rhs.installedSchemes && lhs.platform == rhs.platform
             && lhs.includeBrowsers == rhs.includeBrowsers && lhs.includePreviews == rhs.includePreviews
+            && lhs.budget == rhs.budget
             && lhs.headers?.map(\.name) == rhs.headers?.map(\.name) && lhs.headers?.map(\.value) == rhs.headers?.map(\.value)
     }
 
@@ -39,16 +44,104 @@ public struct ResolveOptions: Sendable, Equatable {
     }
 }
 
+/// Time limits for regex evaluation: a pathological rule is skipped for that input (and reported), never a hang.
+public struct MatchBudget: Sendable, Equatable {
+    /// The most one regex may run on one input.
+    public var perRegex: Duration
+    /// The most all regexes together may run for one resolution.
+    public var perResolution: Duration
+
+    /// Creates a budget (defaults: 50 ms per regex, 250 ms per resolution).
+    public init(perRegex: Duration = .milliseconds(50), perResolution: Duration = .milliseconds(250)) {
+        self.perRegex = perRegex
+        self.perResolution = perResolution
+    }
+}
+
 extension RuleSet {
     /// Resolves a link synchronously: redirect rules, then every matching action × format in manifest order, every
     /// matching browser, every preview. Templates are rendered; script outputs are listed with `needsScript`.
     public func resolve(_ link: String, options: ResolveOptions = ResolveOptions()) -> Resolution {
         let (unwrapped, steps) = applyRedirects(to: link)
-        return Resolution(input: link, unwrapped: unwrapped, steps: steps, openings: openings(for: unwrapped, options: options))
+        let (openings, timedOut) = compiledOpenings(for: unwrapped, options: options)
+        return Resolution(input: link, unwrapped: unwrapped, steps: steps, openings: openings, timedOutRules: timedOut)
     }
 
-    /// The openings for an already unwrapped link.
+    /// The openings for an already unwrapped link, through the compiled matcher.
     public func openings(for link: String, options: ResolveOptions = ResolveOptions()) -> [Opening] {
+        compiledOpenings(for: link, options: options).openings
+    }
+
+    /// The compiled path: the literal prefilter picks candidate actions and previews, each regex runs once under
+    /// the budget and its matches serve every format; trivial browser patterns are matched without ICU.
+    func compiledOpenings(for link: String, options: ResolveOptions) -> (openings: [Opening], timedOut: [String]) {
+        let clock = ContinuousClock()
+        let resolutionDeadline = clock.now + options.budget.perResolution
+        var timedOut: [String] = []
+        func run(_ regex: CompiledRegex, on input: String, rule: JSONPointer) -> [NSTextCheckingResult] {
+            let deadline = min(clock.now + options.budget.perRegex, resolutionDeadline)
+            switch regex.matches(in: input, deadline: deadline) {
+            case .matches(let matches): return matches
+            case .timedOut, .failed:
+                timedOut.append(rule.description)
+                return []
+            }
+        }
+        var result: [Opening] = []
+        let headerInput = options.headers.map { link + "\n" + Self.compactJSON($0) }
+        var actionCandidates = actionFilter.candidates(for: link, count: actions.count)
+        if headerInput != nil {
+            for index in headerActions { actionCandidates[index] = true }
+        }
+        for (index, compiled) in actions.enumerated() where actionCandidates[index] {
+            guard compiled.formats.contains(where: { options.allows($0.app) }) else { continue }
+            let input = compiled.action.headers ? (headerInput ?? link) : link
+            let matches = run(compiled.regex, on: input, rule: compiled.action.pointer)
+            guard !matches.isEmpty else { continue }
+            for format in compiled.formats where options.allows(format.app) {
+                result.append(opening(format.output, kind: .action, app: format.appInfo, title: compiled.action.title, rule: format.rule) { compiled.regex.render($0, matches: matches, in: input) })
+            }
+        }
+        if options.includeBrowsers {
+            let trivialSafe = !containsLineTerminator(link)
+            let bytes = Array(link.utf8)
+            // Many browsers share a pattern: match each distinct trivial pattern once per link.
+            var trivialMatches = [TrivialPattern.Match??](repeating: nil, count: trivialPatterns.count)
+            for compiled in browsers where options.allows(compiled.browser.app) {
+                if trivialSafe, let patternIndex = compiled.trivialIndex {
+                    let match: TrivialPattern.Match?
+                    if let known = trivialMatches[patternIndex] {
+                        match = known
+                    } else {
+                        match = trivialPatterns[patternIndex].firstMatch(in: bytes)
+                        trivialMatches[patternIndex] = .some(match)
+                    }
+                    guard let match else { continue }
+                    if let parts = compiled.templateParts {
+                        result.append(opening(compiled.output, kind: .browser, app: compiled.appInfo, title: compiled.browser.app.name, rule: compiled.rule) { _ in parts.render(match, in: bytes) })
+                        continue
+                    }
+                }
+                let matches = run(compiled.regex, on: link, rule: compiled.browser.pointer)
+                guard !matches.isEmpty else { continue }
+                result.append(opening(compiled.output, kind: .browser, app: compiled.appInfo, title: compiled.browser.app.name, rule: compiled.rule) { compiled.regex.render($0, matches: matches, in: link) })
+            }
+        }
+        if options.includePreviews {
+            let previewCandidates = previewFilter.candidates(for: link, count: previews.count)
+            for (index, compiled) in previews.enumerated() where previewCandidates[index] {
+                let matches = run(compiled.regex, on: link, rule: compiled.preview.pointer)
+                guard !matches.isEmpty else { continue }
+                result.append(opening(compiled.output, kind: .preview, app: nil, title: "Preview", rule: compiled.rule) { compiled.regex.render($0, matches: matches, in: link) })
+            }
+        }
+        return (result, timedOut)
+    }
+
+    /// The naive baseline Opener-style engines use: every regex through `NSRegularExpression` on every link, every
+    /// format rendered with `stringByReplacingMatches`, no prefilter and no time budget. Kept for the differential
+    /// test and the benchmark; never used to answer requests.
+    public func naiveOpenings(for link: String, options: ResolveOptions = ResolveOptions()) -> [Opening] {
         var result: [Opening] = []
         let headerInput = options.headers.map { link + "\n" + Self.compactJSON($0) }
         for compiled in actions {
@@ -56,30 +149,31 @@ extension RuleSet {
             let formats = compiled.formats.filter { options.allows($0.app) }
             guard !formats.isEmpty, compiled.regex.matches(input) else { continue }
             for format in formats {
-                result.append(render(format.output, regex: compiled.regex, input: input, kind: .action, app: format.app, title: compiled.action.title, rule: format.format.pointer))
+                result.append(opening(format.output, kind: .action, app: format.appInfo, title: compiled.action.title, rule: format.rule) { compiled.regex.replacingMatches(in: input, with: $0) })
             }
         }
         if options.includeBrowsers {
             for compiled in browsers where options.allows(compiled.browser.app) && compiled.regex.matches(link) {
-                result.append(render(compiled.output, regex: compiled.regex, input: link, kind: .browser, app: compiled.browser.app, title: compiled.browser.app.name, rule: compiled.browser.pointer))
+                result.append(opening(compiled.output, kind: .browser, app: compiled.appInfo, title: compiled.browser.app.name, rule: compiled.rule) { compiled.regex.replacingMatches(in: link, with: $0) })
             }
         }
         if options.includePreviews {
             for compiled in previews where compiled.regex.matches(link) {
-                result.append(render(compiled.output, regex: compiled.regex, input: link, kind: .preview, app: nil, title: "Preview", rule: compiled.preview.pointer))
+                result.append(opening(compiled.output, kind: .preview, app: nil, title: "Preview", rule: compiled.rule) { compiled.regex.replacingMatches(in: link, with: $0) })
             }
         }
         return result
     }
 
-    func render(_ output: Output, regex: CompiledRegex, input: String, kind: Opening.Kind, app: App?, title: String, rule: JSONPointer) -> Opening {
+    /// An opening for one output: a template is rendered (and refused when unsafe), a script is left to run.
+    func opening(_ output: Output, kind: Opening.Kind, app: OpeningApp?, title: String, rule: String, render: (String) -> String) -> Opening {
         switch output {
         case .template(let template):
-            let url = regex.replacingMatches(in: input, with: template)
-            let safe = OutputSafety.problem(with: url) == nil
-            return Opening(kind: kind, app: app.map(OpeningApp.init), title: title, url: safe ? url : nil, needsScript: false, rule: rule.description, scriptError: safe ? nil : OutputSafety.problem(with: url))
+            let url = render(template)
+            let problem = OutputSafety.problem(with: url)
+            return Opening(kind: kind, app: app, title: title, url: problem == nil ? url : nil, needsScript: false, rule: rule, scriptError: problem)
         case .script:
-            return Opening(kind: kind, app: app.map(OpeningApp.init), title: title, url: nil, needsScript: true, rule: rule.description)
+            return Opening(kind: kind, app: app, title: title, url: nil, needsScript: true, rule: rule)
         }
     }
 

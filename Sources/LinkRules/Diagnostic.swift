@@ -75,7 +75,21 @@ public struct JSONPointer: Sendable, Hashable, CustomStringConvertible, Expressi
 
     /// The escaped pointer text (`""` for the root).
     public var description: String {
-        tokens.map { "/" + $0.replacingOccurrences(of: "~", with: "~0").replacingOccurrences(of: "/", with: "~1") }
-            .joined()
+        var text = ""
+        for token in tokens {
+            text.append("/")
+            if token.utf8.contains(where: { $0 == UInt8(ascii: "~") || $0 == UInt8(ascii: "/") }) {
+                for character in token {
+                    switch character {
+                    case "~": text.append("~0")
+                    case "/": text.append("~1")
+                    default: text.append(character)
+                    }
+                }
+            } else {
+                text.append(token)
+            }
+        }
+        return text
     }
 }

@@ -11,6 +11,7 @@ struct Switchyard: AsyncParsableCommand {
         subcommands: [
             ResolveCommand.self,
             TestCommand.self,
+            BenchCommand.self,
         ]
     )
 

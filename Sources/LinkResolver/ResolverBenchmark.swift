@@ -1,0 +1,110 @@
+import Foundation
+import LinkRules
+
+/// Measures, in one run on one corpus, the naive loop (every regex through `NSRegularExpression`, every format
+/// rendered, browsers included) against the compiled resolver, plus load time and the offline test-suite time.
+public struct ResolverBenchmark: Sendable {
+    /// Per-URL timings of one engine.
+    public struct Timing: Sendable, Codable, Equatable {
+        /// Whole-corpus time divided by its size, median over repetitions (µs).
+        public var meanMicros: Double
+        /// The median per-URL time (µs).
+        public var medianMicros: Double
+        /// The 99th-percentile per-URL time (µs).
+        public var p99Micros: Double
+    }
+
+    /// The figures of one run.
+    public struct Report: Sendable, Codable, Equatable {
+        public var urls: Int
+        public var naive: Timing
+        public var compiled: Timing
+        /// naive.meanMicros / compiled.meanMicros.
+        public var ratio: Double
+        /// Manifest load + compile, median of several (ms).
+        public var loadMillis: Double
+        /// The whole offline embedded test suite (scripts skipped) (ms).
+        public var testSuiteMillis: Double
+        /// Links whose openings differ between the two engines (must be 0).
+        public var mismatches: Int
+    }
+
+    /// The manifest file (nil: bundled rules).
+    public var manifestURL: URL?
+    /// The links to resolve.
+    public var corpus: [String]
+    /// Repetitions of the whole corpus per engine.
+    public var repetitions: (naive: Int, compiled: Int)
+
+    /// Creates a benchmark.
+    public init(manifestURL: URL?, corpus: [String], repetitions: (naive: Int, compiled: Int) = (3, 7)) {
+        self.manifestURL = manifestURL
+        self.corpus = corpus
+        self.repetitions = repetitions
+    }
+
+    /// Runs it. Scripts are excluded from both engines (listed, not run), as the issue measures.
+    public func run(rules: RuleSet, progress: (String) -> Void = { _ in }) async -> Report {
+        let clock = ContinuousClock()
+        var loadTimes: [Double] = []
+        for _ in 0..<5 {
+            let start = clock.now
+            if let manifestURL {
+                _ = try? RuleSet.load(contentsOf: manifestURL)
+            } else {
+                _ = try? RuleSet.bundled()
+            }
+            loadTimes.append(Self.millis(clock.now - start))
+        }
+        progress("load+compile: \(String(format: "%.1f", Self.median(loadTimes))) ms")
+
+        let start = clock.now
+        _ = await RuleTestRunner(rules: rules).run()
+        let testSuiteMillis = Self.millis(clock.now - start)
+        progress("offline test suite: \(String(format: "%.0f", testSuiteMillis)) ms")
+
+        let options = ResolveOptions()
+        var mismatches = 0
+        for link in corpus where rules.naiveOpenings(for: link, options: options) != rules.openings(for: link, options: options) {
+            mismatches += 1
+        }
+        let naive = measure(repetitions.naive) { _ = rules.naiveOpenings(for: $0, options: options) }
+        progress("naive: \(String(format: "%.1f", naive.meanMicros)) µs/URL")
+        let compiled = measure(repetitions.compiled) { _ = rules.openings(for: $0, options: options) }
+        progress("compiled: \(String(format: "%.2f", compiled.meanMicros)) µs/URL")
+        return Report(
+            urls: corpus.count, naive: naive, compiled: compiled, ratio: naive.meanMicros / max(compiled.meanMicros, 0.001),
+            loadMillis: Self.median(loadTimes), testSuiteMillis: testSuiteMillis, mismatches: mismatches)
+    }
+
+    private func measure(_ repetitions: Int, _ body: (String) -> Void) -> Timing {
+        let clock = ContinuousClock()
+        var means: [Double] = []
+        var perURL: [Double] = []
+        perURL.reserveCapacity(corpus.count * repetitions)
+        for _ in 0..<max(repetitions, 1) {
+            let start = clock.now
+            for link in corpus {
+                let linkStart = clock.now
+                body(link)
+                perURL.append(Self.micros(clock.now - linkStart))
+            }
+            means.append(Self.micros(clock.now - start) / Double(max(corpus.count, 1)))
+        }
+        perURL.sort()
+        return Timing(meanMicros: Self.median(means), medianMicros: Self.percentile(perURL, 0.5), p99Micros: Self.percentile(perURL, 0.99))
+    }
+
+    static func micros(_ duration: Duration) -> Double {
+        Double(duration.components.seconds) * 1e6 + Double(duration.components.attoseconds) / 1e12
+    }
+
+    static func millis(_ duration: Duration) -> Double { micros(duration) / 1000 }
+
+    static func median(_ values: [Double]) -> Double { percentile(values.sorted(), 0.5) }
+
+    static func percentile(_ sorted: [Double], _ fraction: Double) -> Double {
+        guard !sorted.isEmpty else { return 0 }
+        return sorted[min(sorted.count - 1, Int(Double(sorted.count - 1) * fraction + 0.5))]
+    }
+}

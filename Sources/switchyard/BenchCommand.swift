@@ -1,0 +1,65 @@
+import ArgumentParser
+import Foundation
+import LinkResolver
+
+/// `switchyard bench`: the compiled resolver against the naive regex loop, in one run on one corpus.
+struct BenchCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "bench",
+        abstract: "Time the compiled resolver against the naive NSRegularExpression loop on one corpus."
+    )
+
+    @OptionGroup var manifestOptions: ManifestOptions
+
+    @Option(help: ArgumentHelp("A file with one link per line (default: the manifest's test inputs plus generated links).", valueName: "file"))
+    var corpus: String?
+
+    @Option(help: "How many links to generate when no --corpus is given.")
+    var generated = 20000
+
+    @Option(help: "Repetitions of the corpus for the naive loop.")
+    var naiveRepetitions = 3
+
+    @Option(help: "Repetitions of the corpus for the compiled resolver.")
+    var compiledRepetitions = 7
+
+    @Flag(help: "Print one JSON object.")
+    var json = false
+
+    func run() async throws {
+        let rules = try manifestOptions.loadRules()
+        let links: [String]
+        if let corpus {
+            guard let text = try? String(contentsOfFile: corpus, encoding: .utf8) else {
+                throw CommandFailure(message: "\(corpus): error: cannot read the corpus file")
+            }
+            links = text.split(whereSeparator: \.isNewline).map(String.init).filter { !$0.isEmpty }
+        } else {
+            links = LinkCorpus.make(for: rules, generated: generated)
+        }
+        let benchmark = ResolverBenchmark(
+            manifestURL: manifestOptions.manifest.map { URL(fileURLWithPath: $0) }, corpus: links,
+            repetitions: (naiveRepetitions, compiledRepetitions))
+        if !json {
+            let stats = rules.matcherStatistics
+            Terminal.printError("matcher: \(stats.indexedActions) actions indexed by literal, \(stats.alwaysRunActions) always confirmed; \(stats.trivialBrowsers) browsers matched without a regex engine, \(stats.regexBrowsers) with ICU; \(stats.indexedPreviews) previews indexed")
+        }
+        let report = await benchmark.run(rules: rules) { line in if !json { Terminal.printError(line) } }
+        if json {
+            try JSONOutput.print(report, pretty: false)
+            return
+        }
+        print("""
+            urls:              \(report.urls)
+            naive loop:        mean \(format(report.naive.meanMicros)) µs/URL, median \(format(report.naive.medianMicros)), p99 \(format(report.naive.p99Micros))
+            compiled resolver: mean \(format(report.compiled.meanMicros)) µs/URL, median \(format(report.compiled.medianMicros)), p99 \(format(report.compiled.p99Micros))
+            ratio:             \(String(format: "%.1f", report.ratio))× faster
+            load + compile:    \(String(format: "%.1f", report.loadMillis)) ms
+            offline tests:     \(String(format: "%.0f", report.testSuiteMillis)) ms
+            mismatches:        \(report.mismatches)
+            """)
+        if report.mismatches > 0 { throw ExitCode(1) }
+    }
+
+    private func format(_ value: Double) -> String { String(format: value < 10 ? "%.2f" : "%.1f", value) }
+}
