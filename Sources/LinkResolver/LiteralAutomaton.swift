@@ -85,17 +85,16 @@ struct LiteralAutomaton: Sendable {
         self.outputs = outputs
     }
 
-    /// Marks `hits[rule] = true` for every rule with a literal in `text`.
+    /// Marks `hits[rule] = true` for every rule with a literal in `text` followed by the end marker (byte 0).
     func scan(_ text: String, into hits: inout [Bool]) {
         var state = 0
-        var utf8 = text.utf8
-        let found: Void? = utf8.withContiguousStorageIfAvailable { buffer in
+        let scanned: Void? = text.utf8.withContiguousStorageIfAvailable { buffer in
             for byte in buffer { step(&state, byte, &hits) }
         }
-        if found == nil {
-            utf8 = String(text).utf8
-            for byte in utf8 { step(&state, byte, &hits) }
+        if scanned == nil {
+            for byte in text.utf8 { step(&state, byte, &hits) }
         }
+        step(&state, RequiredLiterals.endOfText, &hits)
     }
 
     @inline(__always)

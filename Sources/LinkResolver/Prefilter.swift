@@ -28,9 +28,10 @@ struct Prefilter: Sendable {
     /// `candidates[i]` is true when action `i` must be confirmed by its regex.
     func candidates(for link: String, count actionCount: Int) -> [Bool] {
         var hits = [Bool](repeating: false, count: actionCount)
-        if Self.hasCaseFoldingHazard(link) {
+        if Self.hasCaseFoldingHazard(link) || containsLineTerminator(link) || link.utf8.contains(RequiredLiterals.endOfText) {
             // ICU's case-insensitive matching folds a few non-ASCII letters onto ASCII ones (K KELVIN SIGN → k,
-            // LONG S → s, dotted/dotless I); an ASCII prefilter could miss those, so confirm every action.
+            // LONG S → s, dotted/dotless I); an ASCII prefilter could miss those. Line terminators change what `$`
+            // means, and a 0 byte would fake the end marker. Such links confirm every rule.
             return [Bool](repeating: true, count: actionCount)
         }
         automaton.scan(link, into: &hits)

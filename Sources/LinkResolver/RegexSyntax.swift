@@ -21,6 +21,7 @@ struct RegexSyntaxParser {
 
     /// Parses `pattern`, or returns nil when it uses syntax the analysis must not guess about.
     static func parse(_ pattern: String) -> RegexNode? {
+        if pattern.contains("(?m") || pattern.contains("(?-") { return nil }
         var parser = RegexSyntaxParser(scalars: Array(pattern.unicodeScalars))
         guard let node = parser.parseAlternation(), parser.index == parser.scalars.count else { return nil }
         return node
@@ -109,9 +110,14 @@ struct RegexSyntaxParser {
         case ".":
             index += 1
             return .anyCharacter
-        case "^", "$":
+        case "^":
             index += 1
             return .empty
+        case "$":
+            // End of input: the prefilter scans links with a trailing 0 byte. (Multi-line mode would make `$`
+            // match at line ends; it is left unindexed by `parse`.)
+            index += 1
+            return .literal(RequiredLiterals.endOfText)
         case "\\":
             return parseEscape()
         case "*", "+", "?", "{":
@@ -136,7 +142,9 @@ struct RegexSyntaxParser {
         switch scalar {
         case "d", "D", "w", "W", "s", "S", "h", "H", "v", "V", "X", "R", "N":
             return .anyCharacter
-        case "b", "B", "A", "z", "Z", "G":
+        case "z":
+            return .literal(RequiredLiterals.endOfText)
+        case "b", "B", "A", "Z", "G":
             return .empty
         case "p", "P":
             if current == "{" {

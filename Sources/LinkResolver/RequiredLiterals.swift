@@ -1,16 +1,22 @@
-/// Derives, from a regex, a set of literals at least one of which every match must contain (lower-cased ASCII).
+/// Derives, from a regex, a set of literals at least one of which every match must contain (lower-cased ASCII;
+/// byte 0 stands for the end of the input, which the prefilter appends when it scans).
 ///
 /// This is the prefilter's key: `https?://(www\.)?twitter\.com/…` must contain `twitter.com`;
-/// `(youtube\.com|youtu\.be)` one of two. The analysis follows RE2's prefilter: each node knows either the finite
-/// set of strings it matches exactly (small sets only) or a set of required literals; concatenation keeps the most
-/// selective, alternation unions. Nil means "no literal is required": the rule is always confirmed by its regex.
+/// `(youtube\.com|youtu\.be)` one of two. The analysis follows RE2's prefilter: each node knows the finite set of
+/// strings it matches exactly (when small), the prefixes every match starts with, and a set of required literals;
+/// concatenation keeps the most selective, alternation unions. Nil means "no literal is required": the rule is
+/// always confirmed by its regex.
 enum RequiredLiterals {
     private static let maximumExactStrings = 256
     private static let maximumLiteralLength = 64
+    /// The byte the prefilter appends to every link, so that `$`-anchored rules can be indexed too.
+    static let endOfText: UInt8 = 0
 
     private struct Info {
         /// Every string the node can match, when few; may contain "".
         var exact: Set<[UInt8]>?
+        /// Every match starts with one of these (contains "" when nothing is known).
+        var prefixes: Set<[UInt8]> = [[]]
         /// At least one of these occurs in every match; nil when nothing is known.
         var required: Set<[UInt8]>?
 
@@ -19,6 +25,7 @@ enum RequiredLiterals {
             var candidates: [Set<[UInt8]>] = []
             if let exact, !exact.contains([]) { candidates.append(exact) }
             if let required { candidates.append(required) }
+            if !prefixes.contains([]) { candidates.append(prefixes) }
             return candidates.max { RequiredLiterals.score($0) < RequiredLiterals.score($1) }
         }
     }
@@ -37,84 +44,138 @@ enum RequiredLiterals {
         (set.map(weight).min() ?? 0, -set.count)
     }
 
-    private static let commonURLText: [[UInt8]] = ["https://www.", "http://www.", ".com/", ".html"].map { Array($0.utf8) }
+    private static let commonURLText: [[UInt8]] = ["https://www.", "http://www.", ".com/", ".html", "\0"].map {
+        Array($0.utf8)
+    }
 
     static func weight(_ literal: [UInt8]) -> Int {
         for common in commonURLText where common.count >= literal.count {
             // Contained in text most links carry.
-            for offset in 0...(common.count - literal.count) where common[offset..<(offset + literal.count)].elementsEqual(literal) {
+            for offset in 0...(common.count - literal.count)
+            where common[offset..<(offset + literal.count)].elementsEqual(literal) {
                 return 0
             }
         }
         return literal.count
     }
 
+    private static func product(_ lhs: Set<[UInt8]>, _ rhs: Set<[UInt8]>) -> Set<[UInt8]>? {
+        guard lhs.count * rhs.count <= maximumExactStrings else { return nil }
+        var result: Set<[UInt8]> = []
+        for a in lhs {
+            for b in rhs {
+                let joined = a + b
+                guard joined.count <= maximumLiteralLength else { return nil }
+                result.insert(joined)
+            }
+        }
+        return result
+    }
+
     private static func info(_ node: RegexNode) -> Info {
         switch node {
         case .literal(let byte):
-            return Info(exact: [[byte]], required: nil)
+            return Info(exact: [[byte]], prefixes: [[byte]])
         case .anyCharacter:
-            return Info(exact: nil, required: nil)
+            return Info(exact: nil)
         case .empty:
-            return Info(exact: [[]], required: nil)
+            return Info(exact: [[]])
         case .concatenation(let items):
-            return concatenate(items.map(info))
+            // An optional group that would break the analysis (`https?(://…)?$`) is expanded: the sequence with it
+            // and the sequence without it are analysed as two alternatives (the first such group only, so the
+            // work stays linear).
+            var infos: [Info] = []
+            var expansion: (index: Int, inner: Info)?
+            for item in items {
+                if case .repetition(let inner, 0, 1) = item {
+                    let innerInfo = info(inner)
+                    if var exact = innerInfo.exact {
+                        exact.insert([])
+                        infos.append(Info(exact: exact))
+                    } else {
+                        if expansion == nil { expansion = (infos.count, innerInfo) }
+                        infos.append(Info(exact: nil))
+                    }
+                } else {
+                    infos.append(info(item))
+                }
+            }
+            if let expansion {
+                var present = infos
+                present[expansion.index] = expansion.inner
+                var absent = infos
+                absent.remove(at: expansion.index)
+                return alternate([concatenate(present), concatenate(absent)])
+            }
+            return concatenate(infos)
         case .alternation(let branches):
-            let infos = branches.map(info)
-            var exact: Set<[UInt8]>? = []
-            for branch in infos {
-                guard let branchExact = branch.exact, let soFar = exact else { exact = nil; break }
-                exact = soFar.union(branchExact)
-            }
-            if let union = exact, union.count > maximumExactStrings { exact = nil }
-            var required: Set<[UInt8]>? = []
-            for branch in infos {
-                guard let best = branch.best, let soFar = required else { required = nil; break }
-                required = soFar.union(best)
-            }
-            return Info(exact: exact, required: required)
+            return alternate(branches.map(info))
         case .repetition(let inner, let minimum, let maximum):
             let innerInfo = info(inner)
             if minimum == 0 {
                 if maximum == 1, var exact = innerInfo.exact {
                     exact.insert([])
-                    return Info(exact: exact, required: nil)
+                    return Info(exact: exact)
                 }
-                return Info(exact: nil, required: nil)
+                return Info(exact: nil)
             }
             if minimum == 1 && maximum == 1 { return innerInfo }
-            return Info(exact: nil, required: innerInfo.best)
+            return Info(exact: nil, prefixes: innerInfo.prefixes, required: innerInfo.best)
         }
     }
 
+    private static func alternate(_ infos: [Info]) -> Info {
+        var exact: Set<[UInt8]>? = []
+        var prefixes: Set<[UInt8]> = []
+        var required: Set<[UInt8]>? = []
+        for branch in infos {
+            if let branchExact = branch.exact, let soFar = exact {
+                exact = soFar.union(branchExact)
+            } else {
+                exact = nil
+            }
+            prefixes.formUnion(branch.prefixes)
+            if let best = branch.best, let soFar = required {
+                required = soFar.union(best)
+            } else {
+                required = nil
+            }
+        }
+        if let union = exact, union.count > maximumExactStrings { exact = nil }
+        if prefixes.count > maximumExactStrings { prefixes = [[]] }
+        return Info(exact: exact, prefixes: prefixes, required: required)
+    }
+
     /// Splits the sequence into runs whose exact strings stay few (each run's strings are required alternatives),
-    /// and keeps the most selective of those runs and of the items' own required sets. `https?://(\w+\.)?foo\.com`
-    /// yields the runs {http://, https://} and {foo.com}; the second wins.
+    /// extends a run by the prefixes of the item that ends it, and keeps the most selective of those sets and of
+    /// the items' own required sets. `https?://(\w+\.)?foo\.com` yields {http://, https://} and {foo.com}; the
+    /// second wins. `\.(mp4|mx.n)` yields {.mp4, .mx}.
     private static func concatenate(_ items: [Info]) -> Info {
         var candidates: [Set<[UInt8]>] = []
         var run: Set<[UInt8]> = [[]]
         var wholeIsExact = true
+        var prefixes: Set<[UInt8]>?
         func closeRun() {
             if !run.contains([]) { candidates.append(run) }
         }
         for item in items {
-            if let exact = item.exact, run.count * exact.count <= maximumExactStrings {
-                var product: Set<[UInt8]> = []
-                for a in run {
-                    for b in exact { product.insert(a + b) }
-                }
-                if product.allSatisfy({ $0.count <= maximumLiteralLength }) {
-                    run = product
-                    continue
-                }
+            if let exact = item.exact, let extended = product(run, exact) {
+                run = extended
+                continue
+            }
+            if prefixes == nil, wholeIsExact {
+                prefixes = product(run, item.prefixes) ?? run
             }
             wholeIsExact = false
+            if !item.prefixes.contains([]), let extended = product(run, item.prefixes) {
+                candidates.append(extended)
+            }
             closeRun()
             if let best = item.best { candidates.append(best) }
             run = item.exact.map { $0.count <= maximumExactStrings ? $0 : [[]] } ?? [[]]
         }
         closeRun()
         let required = candidates.max { score($0) < score($1) }
-        return Info(exact: wholeIsExact ? run : nil, required: required)
+        return Info(exact: wholeIsExact ? run : nil, prefixes: wholeIsExact ? run : (prefixes ?? [[]]), required: required)
     }
 }

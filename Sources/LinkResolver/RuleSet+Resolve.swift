@@ -38,8 +38,14 @@ public struct ResolveOptions: Sendable, Equatable {
     }
 
     func allows(_ app: App) -> Bool {
-        if let installedSchemes, !installedSchemes.contains(app.scheme.lowercased()) { return false }
-        if let platform, let limited = app.platform, limited != platform { return false }
+        allows(scheme: app.scheme.lowercased(), platform: app.platform)
+    }
+
+    /// The hot-path check, on fields the compiled rules precompute (no copy of the whole app).
+    @inline(__always)
+    func allows(scheme: String, platform appPlatform: Platform?) -> Bool {
+        if let installedSchemes, !installedSchemes.contains(scheme) { return false }
+        if let platform, let appPlatform, appPlatform != platform { return false }
         return true
     }
 }
@@ -94,20 +100,22 @@ extension RuleSet {
             for index in headerActions { actionCandidates[index] = true }
         }
         for (index, compiled) in actions.enumerated() where actionCandidates[index] {
-            guard compiled.formats.contains(where: { options.allows($0.app) }) else { continue }
+            guard compiled.formats.contains(where: { options.allows(scheme: $0.scheme, platform: $0.platform) }) else { continue }
             let input = compiled.action.headers ? (headerInput ?? link) : link
             let matches = run(compiled.regex, on: input, rule: compiled.action.pointer)
             guard !matches.isEmpty else { continue }
-            for format in compiled.formats where options.allows(format.app) {
+            for format in compiled.formats where options.allows(scheme: format.scheme, platform: format.platform) {
                 result.append(opening(format.output, kind: .action, app: format.appInfo, title: compiled.action.title, rule: format.rule) { compiled.regex.render($0, matches: matches, in: input) })
             }
         }
         if options.includeBrowsers {
             let trivialSafe = !containsLineTerminator(link)
             let bytes = Array(link.utf8)
+            let linkIsClean = !bytes.contains { $0 < 0x20 || $0 == 0x7F }
+            result.reserveCapacity(result.count + browsers.count)
             // Many browsers share a pattern: match each distinct trivial pattern once per link.
             var trivialMatches = [TrivialPattern.Match??](repeating: nil, count: trivialPatterns.count)
-            for compiled in browsers where options.allows(compiled.browser.app) {
+            for compiled in browsers where options.allows(scheme: compiled.scheme, platform: compiled.platform) {
                 if trivialSafe, let patternIndex = compiled.trivialIndex {
                     let match: TrivialPattern.Match?
                     if let known = trivialMatches[patternIndex] {
@@ -117,14 +125,22 @@ extension RuleSet {
                         trivialMatches[patternIndex] = .some(match)
                     }
                     guard let match else { continue }
+                    if compiled.output.needsScript {
+                        result.append(Opening(kind: .browser, app: compiled.appInfo, title: compiled.appInfo.name, url: nil, needsScript: true, rule: compiled.rule))
+                        continue
+                    }
                     if let parts = compiled.templateParts {
-                        result.append(opening(compiled.output, kind: .browser, app: compiled.appInfo, title: compiled.browser.app.name, rule: compiled.rule) { _ in parts.render(match, in: bytes) })
+                        let url = parts.render(match, in: bytes)
+                        // The output is the link's own text and the template's: when both are clean, only a
+                        // forbidden leading scheme could be wrong, and that needs the full check.
+                        let problem = linkIsClean && compiled.templateIsPlain && !OutputSafety.mayStartWithForbiddenScheme(url) ? nil : OutputSafety.problem(with: url)
+                        result.append(Opening(kind: .browser, app: compiled.appInfo, title: compiled.appInfo.name, url: problem == nil ? url : nil, needsScript: false, rule: compiled.rule, scriptError: problem))
                         continue
                     }
                 }
                 let matches = run(compiled.regex, on: link, rule: compiled.browser.pointer)
                 guard !matches.isEmpty else { continue }
-                result.append(opening(compiled.output, kind: .browser, app: compiled.appInfo, title: compiled.browser.app.name, rule: compiled.rule) { compiled.regex.render($0, matches: matches, in: link) })
+                result.append(opening(compiled.output, kind: .browser, app: compiled.appInfo, title: compiled.appInfo.name, rule: compiled.rule) { compiled.regex.render($0, matches: matches, in: link) })
             }
         }
         if options.includePreviews {

@@ -96,6 +96,10 @@ final class CompiledFormat: Sendable {
     let rule: String
     /// The app's metadata for openings, computed once.
     let appInfo: OpeningApp
+    /// The app's scheme, lower-cased, for the installed-apps filter.
+    let scheme: String
+    /// The app's platform limit.
+    let platform: Platform?
 
     init(format: Format, app: App, output: Output) {
         self.format = format
@@ -103,6 +107,8 @@ final class CompiledFormat: Sendable {
         self.output = output
         rule = format.pointer.description
         appInfo = OpeningApp(app)
+        scheme = app.scheme.lowercased()
+        platform = app.platform
     }
 }
 
@@ -114,12 +120,18 @@ final class CompiledBrowser: Sendable {
     let trivial: TrivialPattern?
     /// The template split for the trivial path (nil: render with ICU).
     let templateParts: TemplateParts?
+    /// Whether the template's text holds no control character.
+    let templateIsPlain: Bool
     /// The index of its pattern in `RuleSet.trivialPatterns`.
     let trivialIndex: Int?
     /// The browser's JSON pointer text, computed once.
     let rule: String
     /// The browser's metadata for openings, computed once.
     let appInfo: OpeningApp
+    /// The browser's scheme, lower-cased, for the installed-apps filter.
+    let scheme: String
+    /// The browser's platform limit.
+    let platform: Platform?
 
     init(browser: Browser, regex: CompiledRegex, output: Output, trivialIndex: Int? = nil) {
         self.trivialIndex = trivialIndex
@@ -128,6 +140,8 @@ final class CompiledBrowser: Sendable {
         self.output = output
         rule = browser.pointer.description
         appInfo = OpeningApp(browser.app)
+        scheme = browser.app.scheme.lowercased()
+        platform = browser.app.platform
         let trivial = TrivialPattern(browser.regex)
         self.trivial = trivial.flatMap { $0.groupCount == regex.groupCount ? $0 : nil }
         if case .template(let template) = output, let trivial = self.trivial {
@@ -135,6 +149,7 @@ final class CompiledBrowser: Sendable {
         } else {
             templateParts = nil
         }
+        templateIsPlain = templateParts?.isPlainText ?? false
     }
 }
 

@@ -165,16 +165,41 @@ struct TemplateParts: Sendable {
         self.parts = parts
     }
 
-    /// The input with the match replaced by the rendered template (the match runs to the end of the input).
+    /// Whether the template's own text is free of control characters and cannot start a forbidden scheme by itself.
+    var isPlainText: Bool {
+        parts.allSatisfy { part in
+            guard case .text(let text) = part else { return true }
+            return !text.contains { $0 < 0x20 || $0 == 0x7F }
+        }
+    }
+
+    /// The input with the match replaced by the rendered template (the match runs to the end of the input),
+    /// written straight into one string allocation.
     func render(_ match: TrivialPattern.Match, in bytes: [UInt8]) -> String {
-        var output = Array(bytes[0..<match.start])
+        var length = match.start
         for part in parts {
             switch part {
-            case .text(let text): output += text
-            case .group(let group):
-                if let range = match.groups[group] { output += bytes[range] }
+            case .text(let text): length += text.count
+            case .group(let group): length += match.groups[group]?.count ?? 0
             }
         }
-        return String(decoding: output, as: UTF8.self)
+        return String(unsafeUninitializedCapacity: length) { buffer in
+            var position = 0
+            func copy(_ slice: ArraySlice<UInt8>) {
+                for byte in slice {
+                    buffer[position] = byte
+                    position += 1
+                }
+            }
+            copy(bytes[0..<match.start])
+            for part in parts {
+                switch part {
+                case .text(let text): copy(text[...])
+                case .group(let group):
+                    if let range = match.groups[group] { copy(bytes[range]) }
+                }
+            }
+            return position
+        }
     }
 }

@@ -25,19 +25,32 @@ public enum OutputSafety {
         return nil
     }
 
+    /// Whether `url` could begin with a forbidden scheme (cheap: looks at the first letter only).
+    @inlinable
+    public static func mayStartWithForbiddenScheme(_ url: String) -> Bool {
+        guard let first = url.utf8.first(where: { $0 != UInt8(ascii: " ") && $0 != UInt8(ascii: "\t") }) else { return false }
+        switch first | 0x20 {
+        case UInt8(ascii: "j"), UInt8(ascii: "d"), UInt8(ascii: "f"), UInt8(ascii: "v"), UInt8(ascii: "a"): return true
+        default: return false
+        }
+    }
+
     /// Why `url` must not be handed to an app, or nil when it is acceptable.
     public static func problem(with url: String) -> String? {
-        // Hot path (every rendered opening): one pass over the bytes; the scheme is only examined when it could be
-        // a forbidden one.
-        var firstLetter: UInt8 = 0
-        for byte in url.utf8 {
-            if byte < 0x20 || byte == 0x7F { return "the URL contains a control character" }
-            if firstLetter == 0, byte != UInt8(ascii: " "), byte != UInt8(ascii: "\t") { firstLetter = byte | 0x20 }
+        // Hot path (every rendered opening): one pass over the bytes, no allocation unless something is wrong.
+        var bytes = url.utf8[...]
+        for byte in bytes where byte < 0x20 || byte == 0x7F {
+            return "the URL contains a control character"
         }
-        guard "jdfva".utf8.contains(firstLetter) else { return nil }
-        if let scheme = leadingScheme(of: url), forbiddenSchemes.contains(scheme.lowercased()) {
-            return "the URL has the forbidden scheme \"\(scheme):\""
+        while let first = bytes.first, first == UInt8(ascii: " ") { bytes = bytes.dropFirst() }
+        for scheme in forbiddenSchemePrefixes where bytes.count >= scheme.count {
+            if zip(bytes, scheme).allSatisfy({ $0 | 0x20 == $1 || ($0 == $1) }) {
+                return "the URL has the forbidden scheme \"\(String(decoding: scheme.dropLast(), as: UTF8.self)):\""
+            }
         }
         return nil
     }
+
+    /// `javascript:` … as lower-case bytes with the colon.
+    private static let forbiddenSchemePrefixes: [[UInt8]] = forbiddenSchemes.sorted().map { Array(($0 + ":").utf8) }
 }
