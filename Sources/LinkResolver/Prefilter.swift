@@ -9,12 +9,17 @@ struct Prefilter: Sendable {
     /// How many rules the automaton indexes.
     let indexedCount: Int
 
-    /// Indexes `patterns`; rules in `unindexed` are always confirmed.
-    init(patterns: [String], unindexed: Set<Int> = []) {
+    /// Indexes `patterns`.
+    init(patterns: [String]) {
+        self.init(literals: patterns.map(RequiredLiterals.of))
+    }
+
+    /// Indexes rules by their required literals (nil: always confirmed).
+    init(literals: [[String]?]) {
         var indexed: [(index: Int, literals: [String])] = []
         var always: [Int] = []
-        for (index, pattern) in patterns.enumerated() {
-            if !unindexed.contains(index), let literals = RequiredLiterals.of(pattern) {
+        for (index, literals) in literals.enumerated() {
+            if let literals {
                 indexed.append((index, literals))
             } else {
                 always.append(index)

@@ -14,19 +14,27 @@ enum RequiredLiterals {
 
     private struct Info {
         /// Every string the node can match, when few; may contain "".
-        var exact: Set<[UInt8]>?
+        let exact: Set<[UInt8]>?
         /// Every match starts with one of these (contains "" when nothing is known).
-        var prefixes: Set<[UInt8]> = [[]]
+        let prefixes: Set<[UInt8]>
         /// At least one of these occurs in every match; nil when nothing is known.
-        var required: Set<[UInt8]>?
+        let required: Set<[UInt8]>?
+        /// The most selective of the exact set (when it holds no empty string), the prefixes and the required set;
+        /// computed once, since concatenation and alternation consult it repeatedly.
+        let best: Set<[UInt8]>?
 
-        /// The most selective of the exact set (when it holds no empty string) and the required set.
-        var best: Set<[UInt8]>? {
-            var candidates: [Set<[UInt8]>] = []
-            if let exact, !exact.contains([]) { candidates.append(exact) }
-            if let required { candidates.append(required) }
-            if !prefixes.contains([]) { candidates.append(prefixes) }
-            return candidates.max { RequiredLiterals.score($0) < RequiredLiterals.score($1) }
+        init(exact: Set<[UInt8]>?, prefixes: Set<[UInt8]> = [[]], required: Set<[UInt8]>? = nil) {
+            self.exact = exact
+            self.prefixes = prefixes
+            self.required = required
+            var best: (set: Set<[UInt8]>, score: (Int, Int))?
+            for candidate in [exact, required, prefixes] {
+                guard let candidate, !candidate.contains([]) else { continue }
+                let score = RequiredLiterals.score(candidate)
+                if let current = best, current.score >= score { continue }
+                best = (candidate, score)
+            }
+            self.best = best?.set
         }
     }
 
@@ -35,7 +43,23 @@ enum RequiredLiterals {
         guard let node = RegexSyntaxParser.parse(pattern), let best = info(node).best,
             best.allSatisfy({ weight($0) > 0 })
         else { return nil }
-        return best.map { String(decoding: $0, as: UTF8.self) }.sorted()
+        return Set(best.map(trimmed)).map { String(decoding: $0, as: UTF8.self) }.sorted()
+    }
+
+    /// A shorter literal that is still required: any substring of a required literal is required too, so the
+    /// scheme and common subdomains are dropped (`https://www.twitter.com/` → `twitter.com/`), which collapses
+    /// the variants into one and keeps the automaton small.
+    static func trimmed(_ literal: [UInt8]) -> [UInt8] {
+        var rest = literal[...]
+        if let separator = rest.indices.first(where: { rest[$0...].starts(with: "://".utf8) }) {
+            rest = rest[(separator + 3)...]
+        }
+        for subdomain in ["www.", "mobile.", "m."] where rest.starts(with: subdomain.utf8) {
+            rest = rest.dropFirst(subdomain.utf8.count)
+            break
+        }
+        let candidate = Array(rest)
+        return weight(candidate) >= 4 ? candidate : literal
     }
 
     /// The most selective set wins: the one whose weakest literal is longest, then the one with fewer alternatives.
@@ -48,7 +72,10 @@ enum RequiredLiterals {
         Array($0.utf8)
     }
 
+    private static let longestCommonText = commonURLText.map(\.count).max() ?? 0
+
     static func weight(_ literal: [UInt8]) -> Int {
+        if literal.count > longestCommonText { return literal.count }
         for common in commonURLText where common.count >= literal.count {
             // Contained in text most links carry.
             for offset in 0...(common.count - literal.count)
@@ -86,7 +113,18 @@ enum RequiredLiterals {
             // work stays linear).
             var infos: [Info] = []
             var expansion: (index: Int, inner: Info)?
-            for item in items {
+            var literalRun: [UInt8] = []
+            for (position, item) in items.enumerated() {
+                // Consecutive literal characters become one string (one node's worth of work, not one per byte),
+                // unless the next item is a quantifier applied to the last character only (handled by `item`).
+                if case .literal(let byte) = item {
+                    literalRun.append(byte)
+                    let next = position + 1 < items.count ? items[position + 1] : nil
+                    if case .literal = next { continue }
+                    infos.append(Info(exact: [literalRun], prefixes: [literalRun]))
+                    literalRun = []
+                    continue
+                }
                 if case .repetition(let inner, 0, 1) = item {
                     let innerInfo = info(inner)
                     if var exact = innerInfo.exact {
@@ -152,30 +190,39 @@ enum RequiredLiterals {
     /// second wins. `\.(mp4|mx.n)` yields {.mp4, .mx}.
     private static func concatenate(_ items: [Info]) -> Info {
         var candidates: [Set<[UInt8]>] = []
-        var run: Set<[UInt8]> = [[]]
+        // The current run as an array: extending it by one character (the common case) appends in place.
+        var run: [[UInt8]] = [[]]
         var wholeIsExact = true
         var prefixes: Set<[UInt8]>?
         func closeRun() {
-            if !run.contains([]) { candidates.append(run) }
+            if !run.contains([]) { candidates.append(Set(run)) }
         }
         for item in items {
-            if let exact = item.exact, let extended = product(run, exact) {
-                run = extended
-                continue
+            if let exact = item.exact {
+                if exact.count == 1, let suffix = exact.first, (run.first?.count ?? 0) + suffix.count <= maximumLiteralLength {
+                    for index in run.indices { run[index] += suffix }
+                    continue
+                }
+                if let extended = product(Set(run), exact) {
+                    run = Array(extended)
+                    continue
+                }
             }
+            let runSet = Set(run)
             if prefixes == nil, wholeIsExact {
-                prefixes = product(run, item.prefixes) ?? run
+                prefixes = product(runSet, item.prefixes) ?? runSet
             }
             wholeIsExact = false
-            if !item.prefixes.contains([]), let extended = product(run, item.prefixes) {
+            if !item.prefixes.contains([]), let extended = product(runSet, item.prefixes) {
                 candidates.append(extended)
             }
             closeRun()
             if let best = item.best { candidates.append(best) }
-            run = item.exact.map { $0.count <= maximumExactStrings ? $0 : [[]] } ?? [[]]
+            run = item.exact.map { $0.count <= maximumExactStrings ? Array($0) : [[]] } ?? [[]]
         }
         closeRun()
-        let required = candidates.max { score($0) < score($1) }
-        return Info(exact: wholeIsExact ? run : nil, prefixes: wholeIsExact ? run : (prefixes ?? [[]]), required: required)
+        let required = candidates.map { ($0, score($0)) }.max { $0.1 < $1.1 }?.0
+        let runSet = Set(run)
+        return Info(exact: wholeIsExact ? runSet : nil, prefixes: wholeIsExact ? runSet : (prefixes ?? [[]]), required: required)
     }
 }

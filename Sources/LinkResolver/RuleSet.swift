@@ -28,7 +28,15 @@ public struct RuleSet: Sendable {
         var compiler = RuleCompiler(loaded: loaded)
         let manifest = loaded.manifest
         let appsById = Dictionary(manifest.apps.map { ($0.identifier, $0) }, uniquingKeysWith: { first, _ in first })
-        let actions = manifest.actions.compactMap { compiler.compile($0, appsById: appsById) }
+        // Each action's regex compilation and literal analysis are independent: spread them over the cores.
+        let actionResults = manifest.actions.concurrentMap { action in
+            var actionCompiler = RuleCompiler(loaded: loaded)
+            let compiled = actionCompiler.compile(action, appsById: appsById)
+            return (compiled, compiled.flatMap { RequiredLiterals.of($0.action.regex) }, actionCompiler.diagnostics)
+        }
+        let actions = actionResults.compactMap(\.0)
+        let actionLiterals = actionResults.filter { $0.0 != nil }.map(\.1)
+        let actionDiagnostics = actionResults.flatMap(\.2)
         let previews = manifest.previews.compactMap { compiler.compile($0) }
         let compiledBrowsers = manifest.browsers.compactMap { compiler.compile($0) }
         var trivialPatterns: [TrivialPattern] = []
@@ -45,7 +53,7 @@ public struct RuleSet: Sendable {
         self.browsers = browsers
         self.trivialPatterns = trivialPatterns
         redirects = manifest.redirects.compactMap { compiler.compile($0) }
-        actionFilter = Prefilter(patterns: actions.map(\.action.regex))
+        actionFilter = Prefilter(literals: actionLiterals)
         headerActions = actions.indices.filter { actions[$0].action.headers }
         previewFilter = Prefilter(patterns: previews.map(\.preview.regex))
         self.actions = actions
@@ -53,7 +61,7 @@ public struct RuleSet: Sendable {
         self.manifest = manifest
         self.file = loaded.file
         // File order: a maintainer reads them top to bottom next to the file.
-        diagnostics = (loaded.diagnostics + compiler.diagnostics).enumerated().sorted { lhs, rhs in
+        diagnostics = (loaded.diagnostics + actionDiagnostics + compiler.diagnostics).enumerated().sorted { lhs, rhs in
             let left = lhs.element.position?.offset ?? Int.max, right = rhs.element.position?.offset ?? Int.max
             return left == right ? lhs.offset < rhs.offset : left < right
         }.map(\.element)

@@ -31,6 +31,24 @@ public struct JSONNode: Sendable, Equatable {
         return members.first { $0.key == key }?.value
     }
 
+    /// The position of the element at `pointer` (for a member, where its value starts), or nil when absent.
+    public func position(of pointer: JSONPointer) -> SourcePosition? {
+        var node = self
+        for token in pointer.tokens {
+            switch node.value {
+            case .object(let members):
+                guard let member = members.first(where: { $0.key == token }) else { return nil }
+                node = member.value
+            case .array(let elements):
+                guard let index = Int(token), elements.indices.contains(index) else { return nil }
+                node = elements[index]
+            default:
+                return nil
+            }
+        }
+        return node.position
+    }
+
     /// The string value, if this is a string.
     public var stringValue: String? {
         if case .string(let string) = value { return string }

@@ -18,7 +18,6 @@ extension ManifestDecoder {
             formats = decodeList(formatsNode, at: pointer.appending("formats")) {
                 decodeFormat($0, at: $1, appIds: appIds, testInputCount: testInputs.count)
             }
-            record(pointer.appending("formats"), formatsNode)
         } else {
             report(.error, "E_MISSING", "the action has no \"formats\"", at: pointer, node: object)
         }
@@ -31,7 +30,6 @@ extension ManifestDecoder {
         var appId = string(object, ["appId", "appIdentifier"], at: pointer)
         if let appNode = object["app"] {
             let appPointer = pointer.appending("app")
-            record(appPointer, appNode)
             if appNode.members != nil {
                 inlineApp = decodeApp(appNode, at: appPointer, known: Self.appKeys)
                 appId = appId ?? inlineApp?.identifier

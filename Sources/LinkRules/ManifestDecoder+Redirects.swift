@@ -9,7 +9,6 @@ extension ManifestDecoder {
         }
         return members.compactMap { member in
             let rulePointer = pointer.appending(member.key)
-            record(rulePointer, member.value)
             return decodeRedirect(member, at: rulePointer)
         }
     }
@@ -25,10 +24,8 @@ extension ManifestDecoder {
         var tests: [RedirectTest] = []
         if let (key, testsNode) = self.member(object, ["tests", "test"]) {
             let testsPointer = pointer.appending(key)
-            record(testsPointer, testsNode)
             if let testMembers = testsNode.members {
                 for test in testMembers {
-                    record(testsPointer.appending(test.key), test.value)
                     if let expected = test.value.stringValue {
                         tests.append(RedirectTest(input: test.key, expected: expected))
                     } else {

@@ -9,7 +9,6 @@ extension ManifestDecoder {
             return nil
         }
         let valuePointer = pointer.appending(key)
-        record(valuePointer, node)
         guard let string = node.stringValue else {
             report(.error, "E_TYPE", "\"\(key)\" must be a string, not \(node.typeDescription)", at: valuePointer, node: node)
             return nil
@@ -21,7 +20,6 @@ extension ManifestDecoder {
     func bool(_ object: JSONNode, _ keys: [String], at pointer: JSONPointer) -> Bool {
         guard let (key, node) = member(object, keys) else { return false }
         let valuePointer = pointer.appending(key)
-        record(valuePointer, node)
         switch node.value {
         case .bool(let value):
             return value
@@ -41,7 +39,6 @@ extension ManifestDecoder {
     func storeIdentifier(_ object: JSONNode, _ keys: [String], at pointer: JSONPointer) -> Result<Int?, StoreIdError> {
         guard let (key, node) = member(object, keys) else { return .success(nil) }
         let valuePointer = pointer.appending(key)
-        record(valuePointer, node)
         let text: String
         switch node.value {
         case .number(let literal):
@@ -66,14 +63,12 @@ extension ManifestDecoder {
     func strings(_ object: JSONNode, _ keys: [String], at pointer: JSONPointer) -> [String]? {
         guard let (key, node) = member(object, keys) else { return nil }
         let valuePointer = pointer.appending(key)
-        record(valuePointer, node)
         guard let elements = node.elements else {
             report(.error, "E_TYPE", "\"\(key)\" must be an array of strings, not \(node.typeDescription)", at: valuePointer, node: node)
             return nil
         }
         var result: [String] = []
         for (index, element) in elements.enumerated() {
-            record(valuePointer.appending(index), element)
             if let string = element.stringValue {
                 result.append(string)
             } else {
@@ -87,14 +82,12 @@ extension ManifestDecoder {
     func optionalStrings(_ object: JSONNode, _ keys: [String], at pointer: JSONPointer) -> [String?]? {
         guard let (key, node) = member(object, keys) else { return nil }
         let valuePointer = pointer.appending(key)
-        record(valuePointer, node)
         guard let elements = node.elements else {
             report(.error, "E_TYPE", "\"\(key)\" must be an array of strings or nulls, not \(node.typeDescription)", at: valuePointer, node: node)
             return nil
         }
         var result: [String?] = []
         for (index, element) in elements.enumerated() {
-            record(valuePointer.appending(index), element)
             switch element.value {
             case .string(let string): result.append(string)
             case .null: result.append(nil)

@@ -5,7 +5,9 @@ final class ManifestDecoder {
     let file: String?
     let version: ManifestVersion
     private(set) var diagnostics: [Diagnostic] = []
-    private(set) var positions: [String: SourcePosition] = [:]
+    /// The document, for finding the position of a pointer when a diagnostic needs one (positions are not
+    /// recorded up front: most loads report nothing, and recording every element cost a third of the load).
+    private var root = JSONNode(.null, at: SourcePosition(line: 1, column: 1, offset: 0))
 
     /// Keys that carry notes for people, seen in real manifests; kept and ignored without a warning.
     static let freeTextKeys: Set<String> = [
@@ -21,21 +23,16 @@ final class ManifestDecoder {
     // MARK: Reporting
 
     func report(_ severity: Diagnostic.Severity, _ code: String, _ message: String, at pointer: JSONPointer, node: JSONNode?) {
-        diagnostics.append(Diagnostic(severity, code, message, at: pointer, position: node?.position ?? positions[pointer.description], file: file))
-    }
-
-    func record(_ pointer: JSONPointer, _ node: JSONNode) {
-        positions[pointer.description] = node.position
+        diagnostics.append(Diagnostic(severity, code, message, at: pointer, position: node?.position ?? root.position(of: pointer), file: file))
     }
 
     // MARK: Manifest
 
     func decodeManifest(_ root: JSONNode) -> Manifest {
         var manifest = Manifest(version: version)
-        record(.root, root)
+        self.root = root
         for member in root.members ?? [] {
             let pointer = JSONPointer.root.appending(member.key)
-            record(pointer, member.value)
             switch member.key {
             case "apps":
                 manifest.apps = decodeApps(member.value, at: pointer)
@@ -76,7 +73,6 @@ final class ManifestDecoder {
         var result: [T] = []
         for (index, element) in elements.enumerated() {
             let elementPointer = pointer.appending(index)
-            record(elementPointer, element)
             guard element.members != nil else {
                 report(.error, "E_TYPE", "each entry must be an object, not \(element.typeDescription)", at: elementPointer, node: element)
                 continue

@@ -65,8 +65,7 @@ public struct ManifestLoader: Sendable {
         }
         let decoder = ManifestDecoder(limits: limits, file: file, version: ManifestVersion.detect(in: root))
         let manifest = decoder.decodeManifest(root)
-        return LoadedManifest(
-            manifest: manifest, diagnostics: decoder.diagnostics, positions: decoder.positions, file: file)
+        return LoadedManifest(manifest: manifest, diagnostics: decoder.diagnostics, root: root, file: file)
     }
 
     /// Loads a manifest from a string.
@@ -81,16 +80,16 @@ public struct LoadedManifest: Sendable {
     public var manifest: Manifest
     /// Every problem found, in file order.
     public var diagnostics: [Diagnostic]
-    /// The source position of each element, by JSON pointer text.
-    public var positions: [String: SourcePosition]
+    /// The parsed document, which knows where every element is.
+    public var root: JSONNode?
     /// The file name, when known.
     public var file: String?
 
     /// Creates a loaded manifest.
-    public init(manifest: Manifest, diagnostics: [Diagnostic] = [], positions: [String: SourcePosition] = [:], file: String? = nil) {
+    public init(manifest: Manifest, diagnostics: [Diagnostic] = [], root: JSONNode? = nil, file: String? = nil) {
         self.manifest = manifest
         self.diagnostics = diagnostics
-        self.positions = positions
+        self.root = root
         self.file = file
     }
 
@@ -98,7 +97,7 @@ public struct LoadedManifest: Sendable {
     public var errors: [Diagnostic] { diagnostics.filter { $0.severity == .error } }
 
     /// The position of the element at `pointer`, when known.
-    public func position(of pointer: JSONPointer) -> SourcePosition? { positions[pointer.description] }
+    public func position(of pointer: JSONPointer) -> SourcePosition? { root?.position(of: pointer) }
 
     /// A diagnostic located in this manifest's file.
     public func diagnostic(
