@@ -40,23 +40,34 @@ public struct Opening: Sendable, Equatable, Codable {
 }
 
 /// The metadata of the app behind an opening, as the manifest gives it.
-public struct OpeningApp: Sendable, Equatable, Codable {
+///
+/// A class: one rule set's openings all share the instance made at compile time, so listing fifty openings per
+/// link retains fifty references instead of copying eight fields each (measured: a third of the compiled
+/// resolver's time went to such copies).
+public final class OpeningApp: Sendable, Equatable, Codable {
     /// The app identifier.
-    public var identifier: String
+    public let identifier: String
     /// The user-facing name.
-    public var name: String
+    public let name: String
     /// The URL scheme (without `://`).
-    public var scheme: String
+    public let scheme: String
     /// The App Store id.
-    public var storeId: Int?
+    public let storeId: Int?
     /// The Mac App Store id.
-    public var macStoreId: Int?
+    public let macStoreId: Int?
     /// An icon URL.
-    public var iconURL: String?
+    public let iconURL: String?
     /// `phone` or `pad` when the app is limited to one.
-    public var platform: String?
+    public let platform: String?
     /// A country code when the app is not global.
-    public var country: String?
+    public let country: String?
+
+    /// Two apps are equal when every field is.
+    public static func == (lhs: OpeningApp, rhs: OpeningApp) -> Bool {
+        lhs.identifier == rhs.identifier && lhs.name == rhs.name && lhs.scheme == rhs.scheme
+            && lhs.storeId == rhs.storeId && lhs.macStoreId == rhs.macStoreId && lhs.iconURL == rhs.iconURL
+            && lhs.platform == rhs.platform && lhs.country == rhs.country
+    }
 
     /// Creates app metadata from a manifest app.
     public init(_ app: App) {

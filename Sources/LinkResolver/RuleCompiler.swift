@@ -50,7 +50,7 @@ struct RuleCompiler {
             guard let app = format.inlineApp ?? appsById[format.appId], let output = format.fields.output else { continue }
             let templatePointer = format.pointer.appending("format")
             guard checkTemplate(output, regex: regex, at: templatePointer) else { continue }
-            formats.append(CompiledFormat(format: format, app: app, output: output))
+            formats.append(CompiledFormat(format: format, app: app, output: output, groupCount: regex.groupCount))
         }
         return CompiledAction(action: action, regex: regex, formats: formats)
     }

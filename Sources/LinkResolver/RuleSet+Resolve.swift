@@ -95,6 +95,8 @@ extension RuleSet {
         }
         var result: [Opening] = []
         let headerInput = options.headers.map { link + "\n" + Self.compactJSON($0) }
+        // ASCII links (nearly all) are rendered from ICU's match ranges without ICU's template engine.
+        let asciiLink: [UInt8]? = link.utf8.allSatisfy { $0 < 0x80 } ? Array(link.utf8) : nil
         var actionCandidates = actionFilter.candidates(for: link, count: actions.count)
         if headerInput != nil {
             for index in headerActions { actionCandidates[index] = true }
@@ -105,7 +107,12 @@ extension RuleSet {
             let matches = run(compiled.regex, on: input, rule: compiled.action.pointer)
             guard !matches.isEmpty else { continue }
             for format in compiled.formats where options.allows(scheme: format.scheme, platform: format.platform) {
-                result.append(opening(format.output, kind: .action, app: format.appInfo, title: compiled.action.title, rule: format.rule) { compiled.regex.render($0, matches: matches, in: input) })
+                result.append(opening(format.output, kind: .action, app: format.appInfo, title: compiled.action.title, rule: format.rule) { template in
+                    if let parts = format.templateParts, let asciiBytes = input == link ? asciiLink : nil {
+                        return parts.render(matches, inASCII: asciiBytes)
+                    }
+                    return compiled.regex.render(template, matches: matches, in: input)
+                })
             }
         }
         if options.includeBrowsers {

@@ -109,10 +109,18 @@ final class CompiledFormat: Sendable {
     /// The app's platform limit.
     let platform: Platform?
 
-    init(format: Format, app: App, output: Output) {
+    /// The template split into text and groups, so ASCII links render without ICU (nil: render with ICU).
+    let templateParts: TemplateParts?
+
+    init(format: Format, app: App, output: Output, groupCount: Int) {
         self.format = format
         self.app = app
         self.output = output
+        if case .template(let template) = output {
+            templateParts = TemplateParts(template, groupCount: groupCount)
+        } else {
+            templateParts = nil
+        }
         rule = format.pointer.description
         appInfo = OpeningApp(app)
         scheme = app.scheme.lowercased()

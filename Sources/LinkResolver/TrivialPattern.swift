@@ -1,3 +1,5 @@
+import Foundation
+
 /// Browser rules use a handful of trivial patterns (`.+`, `(https?.*)`, `https?://(.*)$`, `http(s?.*)$`, …) that
 /// accept almost every link. Running them through `NSRegularExpression` dominated the naive loop's cost, so these
 /// shapes are recognised at compile time and matched and rendered directly, with identical results (checked by the
@@ -201,5 +203,33 @@ struct TemplateParts: Sendable {
             }
             return position
         }
+    }
+}
+
+extension TemplateParts {
+    /// `stringByReplacingMatches` for an ASCII input, from matches ICU already found: the text between matches is
+    /// copied, each match replaced by the template with its groups (UTF-16 offsets equal byte offsets in ASCII;
+    /// a group that did not take part renders as "", as in ICU). The differential test checks it against ICU.
+    func render(_ matches: [NSTextCheckingResult], inASCII bytes: [UInt8]) -> String {
+        var output: [UInt8] = []
+        output.reserveCapacity(bytes.count + 32)
+        var cursor = 0
+        for match in matches {
+            let whole = match.range
+            guard whole.location != NSNotFound else { continue }
+            output += bytes[cursor..<whole.location]
+            for part in parts {
+                switch part {
+                case .text(let text):
+                    output += text
+                case .group(let group):
+                    let range = match.range(at: group)
+                    if range.location != NSNotFound { output += bytes[range.location..<(range.location + range.length)] }
+                }
+            }
+            cursor = whole.location + whole.length
+        }
+        output += bytes[cursor...]
+        return String(decoding: output, as: UTF8.self)
     }
 }
