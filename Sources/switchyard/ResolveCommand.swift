@@ -11,7 +11,10 @@ struct ResolveCommand: AsyncParsableCommand {
     )
 
     @Argument(help: "The link to resolve.")
-    var url: String
+    var url: String?
+
+    @Option(help: ArgumentHelp("Resolve many links: one per line from a file, or - for standard input; prints one JSON object per line.", valueName: "file"))
+    var batch: String?
 
     @OptionGroup var manifestOptions: ManifestOptions
 
@@ -30,11 +33,94 @@ struct ResolveCommand: AsyncParsableCommand {
         if let installed {
             options.installedSchemes = Set(installed.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).lowercased() }.filter { !$0.isEmpty })
         }
-        let resolution = rules.resolve(url, options: options)
+        if let batch {
+            try resolveBatch(batch, rules: rules, options: options)
+            return
+        }
+        guard let url else { throw CommandFailure(message: "error: give a link to resolve, or --batch FILE") }
+        let link: String
+        do {
+            link = try LinkInput.normalize(url)
+        } catch {
+            throw CommandFailure(message: "error: \(error.description)")
+        }
+        var resolution = rules.resolve(link, options: options)
+        resolution.input = url
         if json {
             try JSONOutput.print(ResolutionDocument(resolution))
         } else {
             print(ResolutionTable.render(resolution))
+        }
+    }
+
+    /// One JSON object per input line, in order; a bad line gets `{"input", "error": {"code", "message"}}` and the
+    /// run goes on (a batch of a million links should not stop at one bad one).
+    private func resolveBatch(_ source: String, rules: RuleSet, options: ResolveOptions) throws {
+        let handle: FileHandle
+        if source == "-" {
+            handle = FileHandle.standardInput
+        } else {
+            guard let file = FileHandle(forReadingAtPath: source) else {
+                throw CommandFailure(message: "\(source): error: cannot read the batch file")
+            }
+            handle = file
+        }
+        let encoder = JSONOutput.encoder(pretty: false)
+        var output = Data()
+        for line in LineReader(handle) where !line.trimmingCharacters(in: .whitespaces).isEmpty {
+            let document: any Encodable
+            do {
+                var resolution = rules.resolve(try LinkInput.normalize(line), options: options)
+                resolution.input = line
+                document = ResolutionDocument(resolution)
+            } catch {
+                document = BatchError(input: line, error: .init(code: error.code.rawValue, message: error.message))
+            }
+            output.append(try encoder.encode(document))
+            output.append(0x0A)
+            if output.count > 1 << 16 {
+                FileHandle.standardOutput.write(output)
+                output.removeAll(keepingCapacity: true)
+            }
+        }
+        FileHandle.standardOutput.write(output)
+    }
+}
+
+/// The batch line for an input that was refused.
+struct BatchError: Encodable {
+    struct Detail: Encodable {
+        var code: String
+        var message: String
+    }
+    var input: String
+    var error: Detail
+}
+
+/// Reads lines from a file handle in chunks, without loading the whole input.
+struct LineReader: Sequence, IteratorProtocol {
+    private let handle: FileHandle
+    private var buffer = Data()
+    private var finished = false
+
+    init(_ handle: FileHandle) {
+        self.handle = handle
+    }
+
+    mutating func next() -> String? {
+        while true {
+            if let newline = buffer.firstIndex(of: 0x0A) {
+                let line = buffer[buffer.startIndex..<newline]
+                buffer.removeSubrange(buffer.startIndex...newline)
+                return String(decoding: line.last == 0x0D ? line.dropLast() : line, as: UTF8.self)
+            }
+            if finished {
+                guard !buffer.isEmpty else { return nil }
+                defer { buffer.removeAll() }
+                return String(decoding: buffer, as: UTF8.self)
+            }
+            let chunk = handle.readData(ofLength: 1 << 16)
+            if chunk.isEmpty { finished = true } else { buffer.append(chunk) }
         }
     }
 }

@@ -1,0 +1,109 @@
+import Foundation
+
+/// Checks and normalises a link before any rule sees it: the one place that decides what an input link may be.
+///
+/// Why here, first: a raw newline would let a caller forge the `URL + "\n" + headers JSON` input of `headers`
+/// rules (Swift's `URL(string:)` percent-encodes it instead of failing), an over-long link would make regexes
+/// slow, and two spellings of one host (Unicode and punycode, a trailing dot) must match the same rules.
+public enum LinkInput {
+    /// The longest link accepted, in UTF-8 bytes (browsers and servers commonly cap near 8 KiB).
+    public static let maximumLength = 8192
+
+    /// The normalised link: trimmed of ASCII whitespace; for http(s), the host in lower case, in punycode, without a
+    /// trailing dot. Everything else (path, query, invalid escapes such as `%zz`) is passed through unchanged.
+    public static func normalize(_ raw: String, maximumLength: Int = maximumLength) throws(LinkInputError) -> String {
+        let link = raw.trimmingCharacters(in: CharacterSet(charactersIn: " \t\n\r\u{0C}"))
+        guard !link.isEmpty else { throw LinkInputError(code: .empty, message: "the link is empty") }
+        guard link.utf8.count <= maximumLength else {
+            throw LinkInputError(code: .tooLong, message: "the link has \(link.utf8.count) bytes, more than the limit of \(maximumLength)")
+        }
+        if let offset = link.unicodeScalars.firstIndex(where: isForbidden) {
+            let position = link.unicodeScalars.distance(from: link.unicodeScalars.startIndex, to: offset)
+            let value = String(link.unicodeScalars[offset].value, radix: 16, uppercase: true)
+            throw LinkInputError(code: .controlCharacter, message: "the link contains the control character U+\(value) at character \(position + 1)")
+        }
+        guard let colon = link.firstIndex(of: ":"), isScheme(link[..<colon]) else {
+            throw LinkInputError(code: .notAbsolute, message: "\"\(preview(link))\" is not an absolute URL: it needs a scheme such as https:")
+        }
+        let scheme = link[..<colon].lowercased()
+        guard scheme == "http" || scheme == "https" else { return link }
+        return try normalizeWeb(link, schemeEnd: colon)
+    }
+
+    /// http(s) links: authority checks and the canonical host form.
+    private static func normalizeWeb(_ link: String, schemeEnd: String.Index) throws(LinkInputError) -> String {
+        let afterScheme = link[link.index(after: schemeEnd)...]
+        guard afterScheme.hasPrefix("//") else {
+            throw LinkInputError(code: .notAbsolute, message: "\"\(preview(link))\" has no host: write scheme://host/…")
+        }
+        let authorityStart = afterScheme.index(afterScheme.startIndex, offsetBy: 2)
+        let authorityEnd = afterScheme[authorityStart...].firstIndex { $0 == "/" || $0 == "?" || $0 == "#" } ?? afterScheme.endIndex
+        let authority = afterScheme[authorityStart..<authorityEnd]
+        let atSigns = authority.count { $0 == "@" }
+        guard atSigns <= 1 else {
+            throw LinkInputError(code: .userinfo, message: "the authority \"\(authority)\" has \(atSigns) '@' signs, so its real host is ambiguous")
+        }
+        let userinfo = atSigns == 1 ? authority[..<(authority.firstIndex(of: "@") ?? authority.startIndex)] + "@" : ""
+        var hostPort = atSigns == 1 ? authority[authority.index(after: authority.firstIndex(of: "@") ?? authority.startIndex)...] : authority
+        var port = ""
+        if !hostPort.hasPrefix("["), let portColon = hostPort.lastIndex(of: ":") {
+            port = String(hostPort[hostPort.index(after: portColon)...])
+            hostPort = hostPort[..<portColon]
+            guard port.isEmpty || (port.allSatisfy(\.isASCII) && port.allSatisfy(\.isNumber) && (Int(port) ?? 70000) <= 65535) else {
+                throw LinkInputError(code: .badPort, message: "the port \"\(port)\" is not a number from 0 to 65535")
+            }
+        }
+        // Hosts are case-insensitive; rules are written in lower case.
+        var host = hostPort.lowercased()
+        guard !host.isEmpty else { throw LinkInputError(code: .notAbsolute, message: "\"\(preview(link))\" has an empty host") }
+        if host.hasSuffix(".") && host.count > 1 { host.removeLast() }
+        if !host.allSatisfy(\.isASCII) {
+            // One host form everywhere: punycode, as URL.host gives it, so a look-alike Unicode host never
+            // matches the ASCII rules of the service it imitates.
+            guard let ascii = URL(string: "http://\(host)/")?.host, ascii.allSatisfy(\.isASCII) else {
+                throw LinkInputError(code: .badHost, message: "the host \"\(host)\" is not a valid international domain name")
+            }
+            host = ascii
+        }
+        let rest = afterScheme[authorityEnd...]
+        return "\(link[...schemeEnd])//\(userinfo)\(host)\(port.isEmpty ? "" : ":" + port)\(rest)"
+    }
+
+    private static func isForbidden(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.value < 0x20 || scalar.value == 0x7F || (0x80...0x9F).contains(scalar.value)
+            || scalar.value == 0x2028 || scalar.value == 0x2029
+    }
+
+    private static func isScheme(_ text: Substring) -> Bool {
+        guard let first = text.unicodeScalars.first, first.isASCII, first.properties.isAlphabetic else { return false }
+        return text.unicodeScalars.allSatisfy {
+            $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || "+-.".unicodeScalars.contains($0))
+        }
+    }
+
+    private static func preview(_ link: String) -> String {
+        link.count > 80 ? String(link.prefix(77)) + "…" : link
+    }
+}
+
+/// Why a link was refused before matching.
+public struct LinkInputError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The kind of problem (codes as in the hostile-input catalogue).
+    public enum Code: String, Sendable, Codable {
+        case empty = "E_EMPTY_INPUT"
+        case tooLong = "E_TOO_LONG"
+        case controlCharacter = "E_CONTROL_CHAR"
+        case notAbsolute = "E_NOT_ABSOLUTE"
+        case userinfo = "E_USERINFO"
+        case badPort = "E_BAD_PORT"
+        case badHost = "E_BAD_HOST"
+    }
+
+    /// The kind of problem.
+    public var code: Code
+    /// One sentence naming the problem.
+    public var message: String
+
+    /// `message [code]`.
+    public var description: String { "\(message) [\(code.rawValue)]" }
+}

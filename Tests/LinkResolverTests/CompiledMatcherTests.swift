@@ -1,0 +1,108 @@
+import Foundation
+import LinkResolver
+import LinkRules
+import SwitchyardTestSupport
+import Testing
+
+/// The compiled matcher must give exactly the naive loop's openings (order included), on every input.
+@Suite struct CompiledMatcherTests {
+    static func v5Rules() throws -> RuleSet {
+        RuleSet(try ManifestLoader().load(Array(try SharedData.data("openerManifest-v5.json")), file: "openerManifest-v5.json"))
+    }
+
+    @Test(.enabled(if: SharedData.isAvailable, SharedData.skipReason))
+    func compiledMatcherEqualsNaiveLoopOnTwentyThousandLinks() throws {
+        let rules = try Self.v5Rules()
+        let corpus = LinkCorpus.make(for: rules, generated: 20_000)
+        #expect(corpus.count >= 21_000)
+        var mismatches: [String] = []
+        for link in corpus where rules.naiveOpenings(for: link) != rules.openings(for: link) {
+            mismatches.append(link)
+        }
+        #expect(mismatches.isEmpty, "first mismatches: \(mismatches.prefix(5))")
+    }
+
+    @Test(.enabled(if: SharedData.isAvailable, SharedData.skipReason))
+    func compiledMatcherEqualsNaiveLoopWithFiltersAndHeaders() throws {
+        let rules = try Self.v5Rules()
+        let corpus = Array(LinkCorpus.make(for: rules, generated: 500).prefix(2_000))
+        let variants = [
+            ResolveOptions(installedSchemes: ["twitter", "tweetbot", "googlechrome", "youtube"]),
+            ResolveOptions(platform: .pad),
+            ResolveOptions(headers: [("X-Tumblr-User", "someblog"), ("Content-Type", "text/html")]),
+        ]
+        for options in variants {
+            for link in corpus {
+                #expect(rules.naiveOpenings(for: link, options: options) == rules.openings(for: link, options: options), "\(link)")
+            }
+        }
+    }
+
+    @Test(arguments: [
+        "https://example.com/😀/123", "https://TWITTER.com/jack/status/1", "https://twitter.com/jack\nnext",
+        "https://x.com/a?url=https://twitter.com/jack/status/2", "http://www.youtube.com/watch?v=abc&t=1",
+        "https://twitteK.com/", "ftp://twitter.com/jack", "", "https://",
+    ])
+    func awkwardInputsMatchTheNaiveLoop(link: String) throws {
+        let rules = try RuleSet.load(Self.awkwardManifest)
+        #expect(rules.naiveOpenings(for: link) == rules.openings(for: link))
+    }
+
+    static let awkwardManifest = """
+        {"apps": [{"identifier": "a", "name": "A", "scheme": "a"}],
+         "actions": [
+           {"regex": "https?://(www\\\\.)?twitter\\\\.com/(\\\\w+)/status/(\\\\d+)", "formats": [{"appId": "a", "format": "a://$3/$2"}]},
+           {"regex": "(?i)TWITTER\\\\.COM/(\\\\w+)$", "formats": [{"appId": "a", "format": "a://user/$1"}]},
+           {"regex": "example\\\\.com/😀/(\\\\d+)", "formats": [{"appId": "a", "format": "a://emoji/$1"}]},
+           {"regex": "https?(://(?:www\\\\.)?newegg\\\\.com/p/\\\\w+.*)?$", "formats": [{"appId": "a", "format": "a://x$1"}]},
+           {"regex": "[^/]+$", "formats": [{"appId": "a", "format": "a://last/$0"}]}
+         ],
+         "browsers": [
+           {"identifier": "b", "name": "B", "scheme": "b", "regex": "http(s?.*)$", "format": "b$1"},
+           {"identifier": "c", "name": "C", "scheme": "c", "regex": ".+", "format": "c:$0"},
+           {"identifier": "d", "name": "D", "scheme": "d", "regex": "https?://(.*)$", "format": "d://$1"}
+         ]}
+        """
+
+    @Test func requiredLiteralsComeFromTheHost() throws {
+        let rules = try RuleSet.load(Self.awkwardManifest)
+        let literals = rules.actionLiterals
+        #expect(literals[0].literals == ["twitter.com/"])
+        #expect(literals[4].literals == nil)  // nothing to index: always confirmed
+        #expect(rules.candidateActions(for: "https://example.org/") == ["/actions/4"])
+        #expect(rules.matcherStatistics.trivialBrowsers == 3)
+    }
+
+    @Test func catastrophicRegexStopsAtItsBudget() throws {
+        let manifest = """
+            {"apps": [{"identifier": "a", "name": "A", "scheme": "a"}],
+             "actions": [{"regex": "(a+)+$", "formats": [{"appId": "a", "format": "a://$1"}]},
+                         {"regex": "https?(://(?:.+\\\\.)+webex\\\\.com/.*)(?:(?i)(?:mtid=))(.+)$", "formats": [{"appId": "a", "format": "a://$2"}]},
+                         {"regex": "aaa(b)", "formats": [{"appId": "a", "format": "a://ok/$1"}]}]}
+            """
+        let rules = try RuleSet.load(manifest)
+        #expect(rules.diagnostics.contains { $0.code == "W_REDOS_SUSPECT" })
+        let budget = MatchBudget(perRegex: .milliseconds(50), perResolution: .milliseconds(250))
+        let clock = ContinuousClock()
+        for link in [String(repeating: "a", count: 40) + "!", "https://1.2.3.4.5.6.7.8.9.10.11.12.13.14.15.16.17.18.19.20.webex.com/a"] {
+            let start = clock.now
+            let resolution = rules.resolve(link, options: ResolveOptions(includeBrowsers: false, budget: budget))
+            let elapsed = clock.now - start
+            #expect(elapsed < budget.perResolution + .milliseconds(50), "\(link) took \(elapsed)")
+            #expect(!resolution.timedOutRules.isEmpty)
+        }
+        // The next resolution is unaffected and ordinary rules still answer.
+        let ok = rules.resolve("xaaab", options: ResolveOptions(includeBrowsers: false, budget: budget))
+        #expect(ok.openings.map(\.url) == ["xa://ok/b"])
+    }
+
+    @Test(.enabled(if: SharedData.isAvailable, SharedData.skipReason))
+    func realWebexRuleIsBoundedOnALongDottedHost() throws {
+        let rules = try Self.v5Rules()
+        let link = "https://" + (1...30).map(String.init).joined(separator: ".") + ".webex.com/a"
+        let clock = ContinuousClock()
+        let start = clock.now
+        _ = rules.resolve(link)
+        #expect(clock.now - start < .milliseconds(300))
+    }
+}
