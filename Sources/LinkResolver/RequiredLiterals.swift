@@ -1,3 +1,5 @@
+import Foundation
+
 /// Derives, from a regex, a set of literals at least one of which every match must contain (lower-cased ASCII;
 /// byte 0 stands for the end of the input, which the prefilter appends when it scans).
 ///
@@ -43,7 +45,11 @@ enum RequiredLiterals {
         guard let node = RegexSyntaxParser.parse(pattern), let best = info(node).best,
             best.allSatisfy({ weight($0) > 0 })
         else { return nil }
-        return Set(best.map(trimmed)).map { String(decoding: $0, as: UTF8.self) }.sorted()
+        // OR semantics: a literal containing another one of the set is redundant ("twitter.com/status/" holds
+        // "twitter.com/"), so only the minimal ones are indexed.
+        let literals = Set(best.map(trimmed)).map { String(decoding: $0, as: UTF8.self) }
+        let minimal = literals.filter { literal in !literals.contains { $0 != literal && literal.contains($0) } }
+        return minimal.sorted()
     }
 
     /// A shorter literal that is still required: any substring of a required literal is required too, so the

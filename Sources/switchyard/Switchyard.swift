@@ -12,6 +12,7 @@ struct Switchyard: AsyncParsableCommand {
             ResolveCommand.self,
             TestCommand.self,
             BenchCommand.self,
+            ExplainCommand.self,
         ]
     )
 
