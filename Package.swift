@@ -11,6 +11,10 @@ let swiftSettings: [SwiftSetting] = [
 
 let argumentParser: Target.Dependency = .product(name: "ArgumentParser", package: "swift-argument-parser")
 let logging: Target.Dependency = .product(name: "Logging", package: "swift-log")
+let hummingbird: Target.Dependency = .product(name: "Hummingbird", package: "hummingbird")
+let hummingbirdTesting: Target.Dependency = .product(name: "HummingbirdTesting", package: "hummingbird")
+let asyncHTTPClient: Target.Dependency = .product(name: "AsyncHTTPClient", package: "async-http-client")
+let nio: [Target.Dependency] = ["NIOCore", "NIOPosix", "NIOHTTP1"].map { .product(name: $0, package: "swift-nio") }
 
 let package = Package(
     name: "Switchyard",
@@ -23,6 +27,10 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
+        .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-nio-extras.git", from: "1.35.2"),
     ],
     targets: [
         .systemLibrary(
@@ -31,11 +39,21 @@ let package = Package(
             providers: [.apt(["libjavascriptcoregtk-4.1-dev"])]
         ),
         .target(name: "LinkRules"),
+        .target(
+            name: "LinkFetching",
+            dependencies: [asyncHTTPClient, logging, .product(name: "NIOHTTPCompression", package: "swift-nio-extras")] + nio
+        ),
         .target(name: "LinkResolver", dependencies: ["LinkRules"], resources: [.copy("Resources/default-rules.json")]),
-        .executableTarget(name: "switchyard", dependencies: ["LinkRules", "LinkResolver", argumentParser]),
-        .target(name: "SwitchyardTestSupport", dependencies: ["LinkRules"], path: "Tests/SwitchyardTestSupport"),
+        .target(
+            name: "LinkServer", dependencies: ["LinkRules", "LinkResolver", hummingbird, logging],
+            resources: [.copy("Resources/playground")]
+        ),
+        .executableTarget(name: "switchyard", dependencies: ["LinkRules", "LinkResolver", "LinkServer", argumentParser, logging]),
+        .target(name: "SwitchyardTestSupport", dependencies: ["LinkRules"] + nio, path: "Tests/SwitchyardTestSupport"),
+        .testTarget(name: "LinkFetchingTests", dependencies: ["LinkFetching", "SwitchyardTestSupport"]),
         .testTarget(name: "LinkRulesTests", dependencies: ["LinkRules", "SwitchyardTestSupport"]),
         .testTarget(name: "LinkResolverTests", dependencies: ["LinkResolver", "SwitchyardTestSupport"]),
+        .testTarget(name: "LinkServerTests", dependencies: ["LinkServer", "SwitchyardTestSupport", hummingbirdTesting]),
         .testTarget(name: "SwitchyardCLITests", dependencies: ["switchyard", "SwitchyardTestSupport"]),
     ]
 )

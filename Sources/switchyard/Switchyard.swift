@@ -13,6 +13,7 @@ struct Switchyard: AsyncParsableCommand {
             TestCommand.self,
             BenchCommand.self,
             ExplainCommand.self,
+            ServeCommand.self,
         ]
     )
 

@@ -1,0 +1,38 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+
+/// An error answered as JSON `{"error": {"code", "message"}}` with its HTTP status.
+public struct APIError: Error, Sendable, HTTPResponseError {
+    /// The HTTP status.
+    public var status: HTTPResponse.Status
+    /// A stable code (`E_CONTROL_CHAR`, `E_TOO_LONG`, …).
+    public var code: String
+    /// One sentence for a person.
+    public var message: String
+
+    /// Creates an error.
+    public init(_ status: HTTPResponse.Status, _ code: String, _ message: String) {
+        self.status = status
+        self.code = code
+        self.message = message
+    }
+
+    public var headers: HTTPFields { [.contentType: "application/json; charset=utf-8"] }
+
+    public func response(from request: Request, context: some RequestContext) throws -> Response {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        let data = try encoder.encode(ErrorBody(error: .init(code: code, message: message)))
+        return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: data)))
+    }
+}
+
+/// `{"error": {"code", "message"}}`.
+struct ErrorBody: Codable, Sendable {
+    struct Detail: Codable, Sendable {
+        var code: String
+        var message: String
+    }
+    var error: Detail
+}

@@ -1,0 +1,48 @@
+/// How `switchyard serve` runs: where it listens, which rules it serves, and the bounds it enforces.
+public struct ServerConfiguration: Sendable {
+    /// The interface to listen on (127.0.0.1 by default: exposing it is a decision).
+    public var host: String
+    /// The port (0: any free port).
+    public var port: Int
+    /// Where the rules come from.
+    public var manifest: ManifestSource
+    /// How often a file manifest is checked for changes, and a URL manifest is fetched again.
+    public var reloadInterval: Duration
+    /// The longest link accepted (longer: 414).
+    public var maximumLinkLength: Int
+    /// The largest request body accepted (larger: 413).
+    public var maximumBodyBytes: Int
+    /// The most links in one batch request.
+    public var maximumBatchSize: Int
+
+    /// Creates a configuration with safe defaults.
+    public init(
+        host: String = "127.0.0.1", port: Int = 8080, manifest: ManifestSource = .bundled,
+        reloadInterval: Duration = .seconds(5), maximumLinkLength: Int = 8192, maximumBodyBytes: Int = 1 << 20,
+        maximumBatchSize: Int = 1000
+    ) {
+        self.host = host
+        self.port = port
+        self.manifest = manifest
+        self.reloadInterval = reloadInterval
+        self.maximumLinkLength = maximumLinkLength
+        self.maximumBodyBytes = maximumBodyBytes
+        self.maximumBatchSize = maximumBatchSize
+    }
+}
+
+/// Where a server's rules come from.
+public enum ManifestSource: Sendable, Equatable, CustomStringConvertible {
+    /// Switchyard's bundled rules.
+    case bundled
+    /// A manifest file, reloaded when it changes or on SIGHUP.
+    case file(String)
+
+    /// A short description for logs.
+    public var description: String {
+        switch self {
+        case .bundled: "bundled rules"
+        case .file(let path): path
+        }
+    }
+}

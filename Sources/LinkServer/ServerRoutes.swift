@@ -1,0 +1,211 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import LinkResolver
+import LinkRules
+
+/// The HTTP API (JSON, versioned under `/v1`) and the playground, over one ``RuleSetStore``.
+public struct ServerRoutes: Sendable {
+    let store: RuleSetStore
+    let metrics: ServerMetrics
+    let configuration: ServerConfiguration
+
+    /// Creates the routes.
+    public init(store: RuleSetStore, metrics: ServerMetrics, configuration: ServerConfiguration) {
+        self.store = store
+        self.metrics = metrics
+        self.configuration = configuration
+    }
+
+    /// The router with every route and the metrics middleware.
+    public func router() -> Router<BasicRequestContext> {
+        let router = Router()
+        router.add(middleware: MetricsMiddleware(metrics: metrics))
+        router.get("/healthz") { _, _ in try self.json(Health(status: "ok", generation: self.store.generation, rules: self.store.rules.file ?? "bundled", lastRejection: self.store.lastRejection)) }
+        router.get("/metrics") { _, _ in
+            Response(status: .ok, headers: [.contentType: "text/plain; version=0.0.4"], body: .init(byteBuffer: ByteBuffer(string: self.metrics.render(generation: self.store.generation))))
+        }
+        router.get("/v1/resolve") { request, _ in try self.resolveOne(request) }
+        router.post("/v1/resolve") { request, _ in try await self.resolveBatch(request) }
+        router.get("/v1/explain") { request, _ in
+            let link = try self.link(from: request)
+            return try self.json(self.store.rules.explain(link))
+        }
+        router.get("/v1/apps") { _, _ in try self.json(AppList(self.store.rules.manifest)) }
+        router.get("/v1/tests") { _, _ in try self.json(await RuleTestRunner(rules: self.store.rules).run()) }
+        PlaygroundRoutes.add(to: router)
+        return router
+    }
+
+    // MARK: Resolve
+
+    func resolveOne(_ request: Request) throws -> Response {
+        let link = try link(from: request)
+        var options = ResolveOptions()
+        if let installed = request.uri.queryParameters["installed"] {
+            options.installedSchemes = Set(installed.split(separator: ",").map { $0.lowercased() })
+        }
+        if let platform = request.uri.queryParameters["platform"] {
+            guard let value = Platform(rawValue: String(platform)) else {
+                throw APIError(.badRequest, "E_PLATFORM", "platform must be \"phone\" or \"pad\", not \"\(platform)\"")
+            }
+            options.platform = value
+        }
+        var resolution = store.rules.resolve(link, options: options)
+        resolution.input = request.uri.queryParameters["url"].map(String.init) ?? link
+        return try json(ResolutionDocument(resolution))
+    }
+
+    /// `{"urls": [...], "installed"?: [...], "platform"?: "phone"|"pad"}` → `{"results": [...]}`, one per link, in order.
+    func resolveBatch(_ request: Request) async throws -> Response {
+        let body: ByteBuffer
+        do {
+            body = try await request.body.collect(upTo: configuration.maximumBodyBytes)
+        } catch {
+            throw APIError(.contentTooLarge, "E_BODY_TOO_LARGE", "the request body is larger than \(configuration.maximumBodyBytes) bytes")
+        }
+        let batch: BatchRequest
+        do {
+            batch = try JSONDecoder().decode(BatchRequest.self, from: Data(body.readableBytesView))
+        } catch {
+            throw APIError(.badRequest, "E_JSON", "the body must be JSON {\"urls\": [\"https://…\", …]}: \(Self.describe(error))")
+        }
+        guard batch.urls.count <= configuration.maximumBatchSize else {
+            throw APIError(.contentTooLarge, "E_BATCH_TOO_LARGE", "the batch has \(batch.urls.count) links, more than \(configuration.maximumBatchSize)")
+        }
+        var options = ResolveOptions()
+        options.installedSchemes = batch.installed.map { Set($0.map { $0.lowercased() }) }
+        if let platform = batch.platform {
+            guard let value = Platform(rawValue: platform) else {
+                throw APIError(.badRequest, "E_PLATFORM", "platform must be \"phone\" or \"pad\", not \"\(platform)\"")
+            }
+            options.platform = value
+        }
+        let rules = store.rules
+        let results = batch.urls.map { raw -> BatchResult in
+            do throws(LinkInputError) {
+                var resolution = rules.resolve(try LinkInput.normalize(raw, maximumLength: configuration.maximumLinkLength), options: options)
+                resolution.input = raw
+                return .resolved(ResolutionDocument(resolution))
+            } catch {
+                return .failed(input: raw, code: error.code.rawValue, message: error.message)
+            }
+        }
+        return try json(BatchResponse(results: results))
+    }
+
+    /// The `url` query parameter, normalised; refusals carry the right status.
+    func link(from request: Request) throws -> String {
+        guard let raw = request.uri.queryParameters["url"] else {
+            throw APIError(.badRequest, "E_MISSING_URL", "add the link to resolve as the query parameter url=…")
+        }
+        do {
+            return try LinkInput.normalize(String(raw), maximumLength: configuration.maximumLinkLength)
+        } catch {
+            throw APIError(error.code == .tooLong ? .uriTooLong : .badRequest, error.code.rawValue, error.message)
+        }
+    }
+
+    func json(_ value: some Encodable) throws -> Response {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        let data = try encoder.encode(value)
+        return Response(status: .ok, headers: [.contentType: "application/json; charset=utf-8"], body: .init(byteBuffer: ByteBuffer(bytes: data)))
+    }
+
+    static func describe(_ error: any Error) -> String {
+        if case DecodingError.dataCorrupted(let context) = error { return context.debugDescription }
+        if case DecodingError.keyNotFound(let key, _) = error { return "missing key \"\(key.stringValue)\"" }
+        if case DecodingError.typeMismatch(_, let context) = error {
+            return "wrong type at \(context.codingPath.map(\.stringValue).joined(separator: "."))"
+        }
+        return "not valid JSON"
+    }
+}
+
+struct Health: Encodable {
+    var status: String
+    var generation: Int
+    var rules: String
+    var lastRejection: String?
+}
+
+struct BatchRequest: Decodable {
+    var urls: [String]
+    var installed: [String]?
+    var platform: String?
+}
+
+struct BatchResponse: Encodable {
+    var results: [BatchResult]
+}
+
+enum BatchResult: Encodable {
+    case resolved(ResolutionDocument)
+    case failed(input: String, code: String, message: String)
+
+    func encode(to encoder: any Encoder) throws {
+        switch self {
+        case .resolved(let document):
+            try document.encode(to: encoder)
+        case .failed(let input, let code, let message):
+            try BatchFailure(input: input, error: .init(code: code, message: message)).encode(to: encoder)
+        }
+    }
+}
+
+/// A batch entry whose link was refused.
+struct BatchFailure: Encodable {
+    var input: String
+    var error: ErrorBody.Detail
+}
+
+/// `GET /v1/apps`: every app and browser of the current rules.
+struct AppList: Encodable {
+    struct Entry: Encodable {
+        var kind: String
+        var identifier: String
+        var name: String
+        var scheme: String
+        var storeId: Int?
+        var iconURL: String?
+        var platform: String?
+        var country: String?
+    }
+    var version: String
+    var apps: [Entry]
+
+    init(_ manifest: Manifest) {
+        version = manifest.version.description
+        apps = manifest.apps.map { Self.entry($0, kind: "app") } + manifest.browsers.map { Self.entry($0.app, kind: "browser") }
+    }
+
+    static func entry(_ app: App, kind: String) -> Entry {
+        Entry(kind: kind, identifier: app.identifier, name: app.name, scheme: app.scheme, storeId: app.storeId, iconURL: app.iconURL, platform: app.platform?.rawValue, country: app.country)
+    }
+}
+
+/// Times every request and counts it by route and status.
+struct MetricsMiddleware<Context: RequestContext>: RouterMiddleware {
+    let metrics: ServerMetrics
+    static var knownRoutes: Set<String> { ["/", "/healthz", "/metrics", "/v1/resolve", "/v1/explain", "/v1/apps", "/v1/tests", "/v1/xcallback/parse", "/v1/choose"] }
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        let start = ContinuousClock.now
+        let route = Self.knownRoutes.contains(request.uri.path) ? request.uri.path : (request.uri.path.hasPrefix("/playground") ? "/playground" : "other")
+        do {
+            let response = try await next(request, context)
+            metrics.record(route: route, status: response.status.code, seconds: Self.seconds(since: start))
+            return response
+        } catch {
+            let status = (error as? any HTTPResponseError)?.status.code ?? 500
+            metrics.record(route: route, status: status, seconds: Self.seconds(since: start))
+            throw error
+        }
+    }
+
+    static func seconds(since start: ContinuousClock.Instant) -> Double {
+        let elapsed = ContinuousClock.now - start
+        return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+    }
+}

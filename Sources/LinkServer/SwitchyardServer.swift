@@ -1,0 +1,110 @@
+import Dispatch
+import Foundation
+import Hummingbird
+import LinkResolver
+import LinkRules
+import Logging
+
+/// `switchyard serve`: the HTTP API and playground over one rule set that reloads without dropping requests.
+public struct SwitchyardServer: Sendable {
+    /// How the server runs.
+    public let configuration: ServerConfiguration
+    /// The rules it answers with.
+    public let store: RuleSetStore
+    /// Its metrics.
+    public let metrics: ServerMetrics
+    let logger: Logger
+
+    /// Loads and vets the initial rules; a bad initial manifest is an error (there is nothing older to serve).
+    public init(configuration: ServerConfiguration, logger: Logger = Logger(label: "switchyard.server")) async throws(RuleSetLoader.Rejection) {
+        self.configuration = configuration
+        self.logger = logger
+        let rules = try await RuleSetLoader.load(configuration.manifest)
+        store = RuleSetStore(rules, fileSignature: Self.signature(of: configuration.manifest))
+        metrics = ServerMetrics()
+        logger.info("rules loaded", metadata: ["source": "\(configuration.manifest)", "actions": "\(rules.manifest.actions.count)"])
+    }
+
+    /// The Hummingbird application (for running, or for in-process tests with HummingbirdTesting).
+    public func application(onServerRunning: (@Sendable (Int) async -> Void)? = nil) -> some ApplicationProtocol {
+        let routes = ServerRoutes(store: store, metrics: metrics, configuration: configuration)
+        return Application(
+            router: routes.router(),
+            configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "switchyard"),
+            onServerRunning: { channel in await onServerRunning?(channel.localAddress?.port ?? 0) },
+            logger: logger)
+    }
+
+    /// Runs until SIGINT/SIGTERM (graceful shutdown: in-flight requests finish), reloading the rules on SIGHUP and
+    /// when the manifest file changes.
+    public func run(onServerRunning: (@Sendable (Int) async -> Void)? = nil) async throws {
+        let reloads = Task { await watchForReloads() }
+        defer { reloads.cancel() }
+        try await application(onServerRunning: onServerRunning).runService()
+    }
+
+    /// Reloads the rules now. A manifest that fails to load or to pass its own deterministic tests is refused and
+    /// the current rules keep serving.
+    @discardableResult
+    public func reload(reason: String) async -> Bool {
+        let signature = Self.signature(of: configuration.manifest)
+        do {
+            let rules = try await RuleSetLoader.load(configuration.manifest)
+            store.replace(with: rules, fileSignature: signature)
+            metrics.recordReload("accepted")
+            logger.info("rules reloaded", metadata: ["reason": "\(reason)", "generation": "\(store.generation)"])
+            return true
+        } catch {
+            store.recordRejection(error.description, fileSignature: signature)
+            metrics.recordReload("rejected")
+            logger.error("reload refused; the previous rules keep serving", metadata: ["reason": "\(reason)", "error": "\(error.description)"])
+            return false
+        }
+    }
+
+    private func watchForReloads() async {
+        let hangups = SignalWatcher(signal: SIGHUP)
+        defer { hangups.cancel() }
+        while !Task.isCancelled {
+            try? await Task.sleep(for: configuration.reloadInterval)
+            if hangups.consume() {
+                await reload(reason: "SIGHUP")
+            } else if case .file = configuration.manifest, Self.signature(of: configuration.manifest) != store.fileSignature {
+                await reload(reason: "file changed")
+            }
+        }
+    }
+
+    static func signature(of source: ManifestSource) -> FileSignature? {
+        if case .file(let path) = source { return FileSignature.of(path) }
+        return nil
+    }
+}
+
+/// Notices a Unix signal (SIGHUP) without a handler that could interrupt anything: a dispatch source sets a flag
+/// that the reload loop consumes.
+final class SignalWatcher: @unchecked Sendable {
+    private let source: any DispatchSourceSignal
+    private let lock = NSLock()
+    private var pending = false
+
+    init(signal number: Int32) {
+        signal(number, SIG_IGN)
+        source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+        source.setEventHandler { [weak self] in
+            guard let self else { return }
+            self.lock.withLock { self.pending = true }
+        }
+        source.resume()
+    }
+
+    /// Whether the signal arrived since the last call.
+    func consume() -> Bool {
+        lock.withLock {
+            defer { pending = false }
+            return pending
+        }
+    }
+
+    func cancel() { source.cancel() }
+}

@@ -1,0 +1,52 @@
+import ArgumentParser
+import Foundation
+import LinkServer
+import Logging
+
+/// `switchyard serve`: the HTTP API and the playground page.
+struct ServeCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "serve",
+        abstract: "Serve the HTTP API (/v1/…) and the playground page over the rules."
+    )
+
+    @Option(help: "The interface to listen on.")
+    var host = "127.0.0.1"
+
+    @Option(help: "The port (0: any free port; the chosen one is logged).")
+    var port = 8080
+
+    @Option(help: ArgumentHelp("A manifest file to serve instead of the bundled rules (reloaded on change and on SIGHUP).", valueName: "path"))
+    var manifest: String?
+
+    @Option(help: "Seconds between checks of the manifest file for changes.")
+    var reloadInterval = 5
+
+    @Option(help: "Log level: trace, debug, info, notice, warning, error, critical.")
+    var logLevel = "info"
+
+    func run() async throws {
+        guard let level = Logger.Level(rawValue: logLevel) else {
+            throw CommandFailure(message: "error: --log-level must be one of trace, debug, info, notice, warning, error, critical")
+        }
+        LoggingSystem.bootstrap { label in
+            var handler = StreamLogHandler.standardError(label: label)
+            handler.logLevel = level
+            return handler
+        }
+        if let manifest, !FileManager.default.isReadableFile(atPath: manifest) {
+            throw CommandFailure(message: "\(manifest): error: no readable file at this path")
+        }
+        let configuration = ServerConfiguration(
+            host: host, port: port, manifest: manifest.map { .file($0) } ?? .bundled, reloadInterval: .seconds(max(reloadInterval, 1)))
+        let server: SwitchyardServer
+        do {
+            server = try await SwitchyardServer(configuration: configuration)
+        } catch {
+            throw CommandFailure(message: "error: cannot serve these rules: \(error.description)")
+        }
+        try await server.run { port in
+            FileHandle.standardError.write(Data("switchyard: listening on http://\(configuration.host):\(port)/\n".utf8))
+        }
+    }
+}
