@@ -1,0 +1,139 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import LinkResolver
+import LinkServer
+import SwitchyardTestSupport
+import Testing
+
+/// The HTTP API in-process (HummingbirdTesting's router client: no sockets).
+@Suite struct ServerRoutesTests {
+    static func server(_ manifest: ManifestSource = .bundled) async throws -> SwitchyardServer {
+        try await SwitchyardServer(configuration: ServerConfiguration(port: 0, manifest: manifest, maximumLinkLength: 200, maximumBodyBytes: 4096, maximumBatchSize: 5))
+    }
+
+    static func json(_ buffer: ByteBuffer) throws -> [String: Any] {
+        let object = try JSONSerialization.jsonObject(with: Data(buffer.readableBytesView))
+        return try #require(object as? [String: Any])
+    }
+
+    @Test func healthAndMetricsAnswer() async throws {
+        let app = try await Self.server().application()
+        try await app.test(.router) { client in
+            try await client.execute(uri: "/healthz", method: .get) { response in
+                #expect(response.status == .ok)
+                let body = try Self.json(response.body)
+                #expect(body["status"] as? String == "ok")
+            }
+            try await client.execute(uri: "/v1/resolve?url=https://www.youtube.com/watch?v%3DdQw4w9WgXcQ", method: .get) { _ in }
+            try await client.execute(uri: "/metrics", method: .get) { response in
+                let text = String(buffer: response.body)
+                #expect(text.contains("switchyard_requests_total{route=\"/v1/resolve\",status=\"200\"} 1"))
+                #expect(text.contains("switchyard_request_duration_seconds_bucket{route=\"/v1/resolve\",le=\"+Inf\"} 1"))
+            }
+        }
+    }
+
+    @Test func resolvesALinkWithTheDocumentedShape() async throws {
+        let app = try await Self.server().application()
+        try await app.test(.router) { client in
+            try await client.execute(uri: "/v1/resolve?url=https://www.youtube.com/watch?v%3DdQw4w9WgXcQ", method: .get) { response in
+                #expect(response.status == .ok)
+                let body = try Self.json(response.body)
+                #expect(body["input"] as? String == "https://www.youtube.com/watch?v=dQw4w9WgXcQ")
+                let openings = try #require(body["openings"] as? [[String: Any]])
+                #expect(openings.contains { $0["kind"] as? String == "action" && ($0["url"] as? String)?.hasPrefix("youtube") == true })
+                #expect(openings.allSatisfy { $0["needsScript"] is Bool && $0["title"] is String })
+            }
+        }
+    }
+
+    @Test(arguments: [
+        ("/v1/resolve", HTTPResponse.Status.badRequest, "E_MISSING_URL"),
+        ("/v1/resolve?url=", .badRequest, "E_EMPTY_INPUT"),
+        ("/v1/resolve?url=//twitter.com/jack", .badRequest, "E_NOT_ABSOLUTE"),
+        ("/v1/resolve?url=https://evil.example/a%0A%7B%22X%22:1%7D", .badRequest, "E_CONTROL_CHAR"),
+        ("/v1/resolve?url=https://twitter.com:99999/jack", .badRequest, "E_BAD_PORT"),
+        ("/v1/resolve?url=http://user:pass@evil.com@twitter.com/", .badRequest, "E_USERINFO"),
+        ("/v1/resolve?url=https://example.com/" + String(repeating: "a", count: 300), .uriTooLong, "E_TOO_LONG"),
+        ("/v1/resolve?url=https://twitter.com/jack&platform=watch", .badRequest, "E_PLATFORM"),
+    ])
+    func refusesBadLinksWithJSONErrors(uri: String, status: HTTPResponse.Status, code: String) async throws {
+        let app = try await Self.server().application()
+        try await app.test(.router) { client in
+            try await client.execute(uri: uri, method: .get) { response in
+                #expect(response.status == status)
+                let error = try #require(try Self.json(response.body)["error"] as? [String: Any])
+                #expect(error["code"] as? String == code)
+                #expect((error["message"] as? String)?.isEmpty == false)
+            }
+        }
+    }
+
+    @Test func batchResolvesInOrderAndReportsBadEntries() async throws {
+        let app = try await Self.server().application()
+        try await app.test(.router) { client in
+            let body = ByteBuffer(string: #"{"urls": ["https://github.com/apple/swift", "not a link"], "platform": "phone"}"#)
+            try await client.execute(uri: "/v1/resolve", method: .post, body: body) { response in
+                #expect(response.status == .ok)
+                let results = try #require(try Self.json(response.body)["results"] as? [[String: Any]])
+                #expect(results.count == 2)
+                #expect(results[0]["openings"] is [Any])
+                #expect((results[1]["error"] as? [String: Any])?["code"] as? String == "E_NOT_ABSOLUTE")
+            }
+            try await client.execute(uri: "/v1/resolve", method: .post, body: ByteBuffer(string: "{nope")) { response in
+                #expect(response.status == .badRequest)
+            }
+            let six = #"{"urls": ["https://a.com/","https://a.com/","https://a.com/","https://a.com/","https://a.com/","https://a.com/"]}"#
+            try await client.execute(uri: "/v1/resolve", method: .post, body: ByteBuffer(string: six)) { response in
+                #expect(response.status == .contentTooLarge)
+            }
+            let huge = ByteBuffer(string: #"{"urls": [""# + String(repeating: "a", count: 5000) + #""]}"#)
+            try await client.execute(uri: "/v1/resolve", method: .post, body: huge) { response in
+                #expect(response.status == .contentTooLarge)
+            }
+        }
+    }
+
+    @Test func listsAppsServesThePlaygroundAndUnknownPathsAre404() async throws {
+        let app = try await Self.server().application()
+        try await app.test(.router) { client in
+            try await client.execute(uri: "/v1/apps", method: .get) { response in
+                let apps = try #require(try Self.json(response.body)["apps"] as? [[String: Any]])
+                #expect(apps.count >= 25)
+            }
+            try await client.execute(uri: "/", method: .get) { response in
+                #expect(response.status == .ok)
+                #expect(String(buffer: response.body).contains("Switchyard playground"))
+            }
+            try await client.execute(uri: "/playground/app.js", method: .get) { response in
+                #expect(response.headers[.contentType]?.hasPrefix("text/javascript") == true)
+            }
+            try await client.execute(uri: "/nope/../../etc/passwd", method: .get) { response in
+                #expect(response.status == .notFound)
+            }
+        }
+    }
+
+    @Test func reloadSwapsGoodRulesAndKeepsThemWhenANewFileIsBad() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("switchyard-reload-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let file = directory.appendingPathComponent("rules.json")
+        let good = #"{"apps": [{"identifier": "a", "name": "A", "scheme": "a"}], "actions": [{"regex": "https://a\\.example/(\\d+)", "testInputs": ["https://a.example/1"], "formats": [{"appId": "a", "format": "a://$1", "testResults": ["a://1"]}]}]}"#
+        try Data(good.utf8).write(to: file)
+        let server = try await Self.server(.file(file.path))
+        #expect(server.store.generation == 1)
+        #expect(await server.reload(reason: "test"))
+        #expect(server.store.generation == 2)
+        // A manifest whose own test fails is refused; the previous rules keep answering.
+        try Data(good.replacingOccurrences(of: #""a://1"]"#, with: #""a://2"]"#).utf8).write(to: file)
+        #expect(await server.reload(reason: "test") == false)
+        #expect(server.store.generation == 2)
+        #expect(server.store.lastRejection?.contains("tests fail") == true)
+        try Data("{ truncated".utf8).write(to: file)
+        #expect(await server.reload(reason: "test") == false)
+        #expect(server.store.rules.resolve("https://a.example/7").openings.first?.url == "a://7")
+    }
+}
