@@ -1,0 +1,105 @@
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The on-disk entry of one ``CachedDownloader`` URL: a metadata file pointing at a body file.
+///
+/// The body's file name carries the hash of its content and the metadata names it, so switching copies is one
+/// atomic rename of the metadata file: a crash at any point leaves either the old pair or the new one, never a
+/// metadata file describing a half-written body. Each file is written to a temporary name, then renamed.
+struct CacheStore {
+    /// What is known about the stored copy.
+    struct Metadata: Codable, Equatable {
+        var url: String
+        var etag: String?
+        var lastModified: String?
+        var fetchedAt: Date
+        var bodyLength: Int
+        var bodyHash: String
+    }
+
+    /// A stored copy that passed its integrity check.
+    struct Entry {
+        var metadata: Metadata
+        var body: Data
+    }
+
+    let directory: URL
+    let url: String
+
+    private static var decoder: JSONDecoder {
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .iso8601
+        return decoder
+    }
+
+    private var key: String { StableHash.hex(url) }
+    private var metadataFile: URL { directory.appendingPathComponent("\(key).meta.json") }
+    private func bodyFile(hash: String) -> URL { directory.appendingPathComponent("\(key)-\(hash).body") }
+
+    /// The stored copy, or nil when there is none or it fails its length/hash check (treated as absent).
+    func read() -> Entry? {
+        guard let data = try? Data(contentsOf: metadataFile),
+            let metadata = try? Self.decoder.decode(Metadata.self, from: data), metadata.url == url,
+            let body = try? Data(contentsOf: bodyFile(hash: metadata.bodyHash)),
+            body.count == metadata.bodyLength, StableHash.hex(body) == metadata.bodyHash
+        else { return nil }
+        return Entry(metadata: metadata, body: body)
+    }
+
+    /// Stores a new copy: body first, then the metadata that points at it, then removes the previous body.
+    func write(body: Data, metadata: Metadata) throws(FetchError) {
+        let previous = (try? Data(contentsOf: metadataFile)).flatMap {
+            try? Self.decoder.decode(Metadata.self, from: $0)
+        }
+        try atomicWrite(body, to: bodyFile(hash: metadata.bodyHash))
+        try writeMetadata(metadata)
+        if let previous, previous.bodyHash != metadata.bodyHash {
+            try? FileManager.default.removeItem(at: bodyFile(hash: previous.bodyHash))
+        }
+    }
+
+    /// Replaces the metadata (for example a refreshed date after 304).
+    func writeMetadata(_ metadata: Metadata) throws(FetchError) {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        encoder.dateEncodingStrategy = .iso8601
+        let data: Data
+        do { data = try encoder.encode(metadata) } catch { throw failure("encode the metadata", error) }
+        try atomicWrite(data, to: metadataFile)
+    }
+
+    private func atomicWrite(_ data: Data, to file: URL) throws(FetchError) {
+        let temporary = directory.appendingPathComponent(".\(file.lastPathComponent).\(UUID().uuidString).tmp")
+        do {
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            try data.write(to: temporary)
+        } catch {
+            try? FileManager.default.removeItem(at: temporary)
+            throw failure("write '\(temporary.path)'", error)
+        }
+        guard rename(temporary.path, file.path) == 0 else {
+            let reason = String(cString: strerror(errno))
+            try? FileManager.default.removeItem(at: temporary)
+            throw FetchError(
+                .storage,
+                url: url,
+                message: "Caching '\(url)' failed: cannot rename into '\(file.path)' (\(reason))."
+            )
+        }
+    }
+
+    private func failure(_ action: String, _ error: any Error) -> FetchError {
+        FetchError(
+            .storage,
+            url: url,
+            message: "Caching '\(url)' failed: cannot \(action) (\(error.localizedDescription))."
+        )
+    }
+}

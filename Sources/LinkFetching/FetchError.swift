@@ -1,0 +1,75 @@
+/// The one error type of `LinkFetching`: what went wrong, for which URL (or redirect hop), in one sentence.
+public struct FetchError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The kind of failure, stable enough to test against.
+    public enum Code: String, Sendable, Hashable, Codable, CaseIterable {
+        /// The text is not an absolute URL with a host.
+        case invalidURL
+        /// The scheme is not one the policy allows (only http and https by default).
+        case forbiddenScheme
+        /// The port is not one the policy allows (80 and 443 by default).
+        case forbiddenPort
+        /// The host resolves to a loopback, private, link-local, multicast or reserved address.
+        case blockedAddress
+        /// The host name could not be resolved.
+        case unresolvableHost
+        /// More redirects than the policy allows.
+        case tooManyRedirects
+        /// A redirect's `Location` is missing, malformed, or carries control or raw non-ASCII characters.
+        case badLocation
+        /// The (decoded) body is larger than the policy allows.
+        case responseTooLarge
+        /// The request took longer than its time limit.
+        case timeout
+        /// The fetcher refuses all network access (``OfflineFetcher``).
+        case offline
+        /// A ``ReplayingFetcher`` has no fixture for the request.
+        case notRecorded
+        /// A fixture or cache file could not be read or written.
+        case storage
+        /// The server answered with a status the caller cannot use (for example a failed download).
+        case httpStatus
+        /// The connection failed or the server's answer could not be read.
+        case transport
+        /// Downloaded data was rejected by the caller's validation.
+        case invalidContent
+    }
+
+    /// The kind of failure.
+    public var code: Code
+    /// The URL (or redirect hop) the failure is about, as text.
+    public var url: String
+    /// One sentence naming the URL and what failed.
+    public var message: String
+
+    /// Creates an error; `message` should name `url` and quote the offending value.
+    public init(_ code: Code, url: String, message: String) {
+        self.code = code
+        self.url = url
+        self.message = message
+    }
+
+    /// The message, for printing.
+    public var description: String { message }
+}
+
+extension FetchError {
+    static func invalidURL(_ url: String, _ reason: String) -> FetchError {
+        FetchError(.invalidURL, url: url, message: "'\(url)' is not a usable URL: \(reason).")
+    }
+
+    static func timeout(_ url: String, _ limit: Duration) -> FetchError {
+        FetchError(.timeout, url: url, message: "Fetching '\(url)' took longer than the limit of \(limit).")
+    }
+
+    static func transport(_ url: String, _ underlying: any Error) -> FetchError {
+        FetchError(.transport, url: url, message: "Fetching '\(url)' failed: \(String(describing: underlying)).")
+    }
+
+    static func tooLarge(_ url: String, limit: Int) -> FetchError {
+        FetchError(
+            .responseTooLarge,
+            url: url,
+            message: "The response from '\(url)' is larger than the limit of \(limit) bytes (after decompression)."
+        )
+    }
+}

@@ -1,0 +1,83 @@
+import Foundation
+
+/// One recorded exchange on disk: readable JSON, one file per method + URL (+ redirect mode).
+package struct Fixture: Codable, Sendable, Equatable {
+    /// The URL requested.
+    package var url: String
+    /// The method used.
+    package var method: HTTPMethod
+    /// Whether redirects were followed; part of the key because the answers differ.
+    package var followRedirects: Bool
+    /// The URL that answered.
+    package var finalURL: String
+    /// The status code.
+    package var status: Int
+    /// The response headers in server order.
+    package var headers: [HTTPHeaderField]
+    /// The body when it is valid UTF-8 text, so fixtures stay readable and diffable.
+    package var bodyText: String?
+    /// The body in base64 when it is not text.
+    package var bodyBase64: String?
+    /// The redirect hops, oldest first.
+    package var redirects: [String]
+
+    package init(request: FetchRequest, response: FetchResponse) {
+        url = request.url
+        method = request.method
+        followRedirects = request.followRedirects
+        finalURL = response.url
+        status = response.status
+        headers = response.headers
+        if let text = String(validating: response.body, as: UTF8.self) {
+            bodyText = text
+        } else {
+            bodyBase64 = Data(response.body).base64EncodedString()
+        }
+        redirects = response.redirects
+    }
+
+    package func response() throws(FetchError) -> FetchResponse {
+        var body: [UInt8] = []
+        if let bodyText {
+            body = Array(bodyText.utf8)
+        } else if let bodyBase64 {
+            guard let data = Data(base64Encoded: bodyBase64) else {
+                throw FetchError(
+                    .storage,
+                    url: url,
+                    message: "The fixture for '\(url)' has a bodyBase64 that is not base64."
+                )
+            }
+            body = Array(data)
+        }
+        return FetchResponse(url: finalURL, status: status, headers: headers, body: body, redirects: redirects)
+    }
+
+    /// The file name for `request`: method, a readable host, and a stable hash of the key (FNV-1a 64, which,
+    /// unlike `Hasher`, is the same in every process).
+    package static func fileName(for request: FetchRequest) -> String {
+        let key = "\(request.method.rawValue) \(request.url)" + (request.followRedirects ? "" : " no-follow")
+        let host = URL(string: request.url)?.host ?? "invalid"
+        let readableHost = String(
+            host.map { $0.isLetter || $0.isNumber || $0 == "." || $0 == "-" ? $0 : "_" }.prefix(60)
+        )
+        return "\(request.method.rawValue)-\(readableHost)-\(StableHash.hex(key)).json"
+    }
+}
+
+/// A hash that is stable across processes and platforms, for file names.
+package enum StableHash {
+    /// FNV-1a 64 of the UTF-8 bytes of `text`, as 16 hex digits.
+    package static func hex(_ text: String) -> String { hex(Array(text.utf8)) }
+
+    /// FNV-1a 64 of `bytes`, as 16 hex digits.
+    package static func hex(_ bytes: some Sequence<UInt8>) -> String {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in bytes {
+            hash ^= UInt64(byte)
+            hash = hash &* 0x0000_0100_0000_01b3
+        }
+        let digits = String(hash, radix: 16)
+        return String(repeating: "0", count: 16 - digits.count) + digits
+    }
+}

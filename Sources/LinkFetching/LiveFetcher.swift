@@ -1,0 +1,150 @@
+import AsyncHTTPClient
+import NIOCore
+import NIOHTTP1
+import NIOHTTPCompression
+
+/// Fetches over the network with AsyncHTTPClient, enforcing a ``NetworkPolicy`` on every redirect hop.
+///
+/// Redirects are followed here, one hop at a time, never by the client: each hop's URL is checked (scheme,
+/// port), its host resolved and every address judged, and the connection is pinned to the checked address.
+///
+/// Pinning uses `HTTPClient.Configuration.dnsOverride` (host → checked IP) rather than rewriting the URL to the
+/// IP with a `Host` header, because the override keeps TLS right for https: SNI and certificate validation
+/// still use the host name. Since the override is per client, each hop gets a short-lived `HTTPClient` on the
+/// shared event loop group and shuts it down before returning, so there is no long-lived client whose missing
+/// `shutdown()` could trap at deinit, and no pooled connection can outlive the address it was checked for
+/// (DNS rebinding). The price is one new connection per hop, which is fine for link unwrapping and downloads.
+public struct LiveFetcher: LinkFetching {
+    /// The safety policy applied to every request and hop.
+    public var policy: NetworkPolicy
+
+    /// Creates a fetcher with `policy` (the safe defaults unless given).
+    public init(policy: NetworkPolicy = .standard) {
+        self.policy = policy
+    }
+
+    /// Performs `request` under the policy, following redirects hop by hop when the request allows it.
+    public func fetch(_ request: FetchRequest) async throws(FetchError) -> FetchResponse {
+        let limit = request.timeout.map { min($0, policy.timeout) } ?? policy.timeout
+        let deadline = NIODeadline.now() + TimeAmount.nanoseconds(limit.nanosecondsClamped)
+        return try await Self.withTimeLimit(limit, url: request.url) { () async throws(FetchError) -> FetchResponse in
+            try await follow(request, deadline: deadline)
+        }
+    }
+
+    private func follow(_ request: FetchRequest, deadline: NIODeadline) async throws(FetchError) -> FetchResponse {
+        var current = try policy.check(url: request.url)
+        var headers = request.headers
+        var visited: [String] = []
+        while true {
+            let address = try await policy.address(for: current)
+            let isRedirect = { (status: Int) in [301, 302, 303, 307, 308].contains(status) }
+            var response = try await hop(
+                current,
+                address: address,
+                method: request.method,
+                headers: headers,
+                deadline: deadline,
+                skipBodyOf: request.followRedirects ? isRedirect : { _ in false }
+            )
+            guard request.followRedirects, isRedirect(response.status) else {
+                response.redirects = visited
+                return response
+            }
+            guard visited.count < policy.maxRedirects else {
+                throw FetchError(
+                    .tooManyRedirects,
+                    url: current.text,
+                    message:
+                        "'\(request.url)' still redirects after \(policy.maxRedirects) hops (last: '\(current.text)')."
+                )
+            }
+            let next = try policy.check(url: policy.resolve(location: response.header("Location"), from: current.text))
+            if next.host.lowercased() != current.host.lowercased() {
+                // Credentials meant for one host must not follow a redirect to another.
+                headers = headers.filter { !["authorization", "cookie"].contains($0.key.lowercased()) }
+            }
+            visited.append(current.text)
+            current = next
+        }
+    }
+
+    /// One exchange with the checked address, through a client that connects only there.
+    private func hop(
+        _ url: CheckedURL,
+        address: IPAddress,
+        method: HTTPMethod,
+        headers: [String: String],
+        deadline: NIODeadline,
+        skipBodyOf skipBody: (Int) -> Bool
+    ) async throws(FetchError) -> FetchResponse {
+        var configuration = HTTPClient.Configuration(
+            redirectConfiguration: .disallow,
+            timeout: .init(connect: .seconds(10), read: .seconds(10)),
+            decompression: .enabled(limit: .size(policy.maxBodyBytes))
+        )
+        // The pool would otherwise retry a refused connection with back-off until the deadline, turning
+        // "nobody listens" into a timeout; one hop makes one attempt and reports the real cause.
+        configuration.connectionPool.retryConnectionEstablishment = false
+        // AsyncHTTPClient looks the override up by the URL's host as it serialises it: bare for names and IPv4,
+        // bracketed for IPv6 literals.
+        configuration.dnsOverride = [url.host: address.description, "[\(url.host)]": address.description]
+        let client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
+        let result: Result<FetchResponse, FetchError>
+        do {
+            result = .success(try await exchange(client, url, method, headers, deadline, skipBody))
+        } catch {
+            result = .failure(Self.mapped(error, url: url.text, limit: policy.maxBodyBytes))
+        }
+        try? await client.shutdown()
+        return try result.get()
+    }
+
+    private func exchange(
+        _ client: HTTPClient,
+        _ url: CheckedURL,
+        _ method: HTTPMethod,
+        _ headers: [String: String],
+        _ deadline: NIODeadline,
+        _ skipBody: (Int) -> Bool
+    ) async throws -> FetchResponse {
+        var request = HTTPClientRequest(url: url.text)
+        request.method = method == .head ? .HEAD : .GET
+        for (name, value) in headers.sorted(by: { $0.key < $1.key }) {
+            if (name + value).unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7f }) {
+                throw FetchError(
+                    .invalidURL,
+                    url: url.text,
+                    message: "The request header '\(name)' for '\(url.text)' contains control characters."
+                )
+            }
+            request.headers.replaceOrAdd(name: name, value: value)
+        }
+        if !request.headers.contains(name: "Accept-Encoding") {
+            request.headers.add(name: "Accept-Encoding", value: "gzip, deflate")
+        }
+        let response = try await client.execute(request, deadline: deadline)
+        let status = Int(response.status.code)
+        // The client decodes exactly these two codings (NIOHTTPResponseDecompressor); the body handed back is
+        // then decoded, so the headers describing the encoded form would mislead a reader or a replay.
+        let decoded = ["gzip", "deflate"].contains(response.headers.first(name: "Content-Encoding") ?? "")
+        let fields = response.headers
+            .filter { !decoded || !["content-encoding", "content-length"].contains($0.name.lowercased()) }
+            .map { HTTPHeaderField(name: $0.name, value: $0.value) }
+        let limit = policy.maxBodyBytes
+        if method == .head || skipBody(status) {
+            return FetchResponse(url: url.text, status: status, headers: fields)
+        }
+        if !response.headers.contains(name: "Content-Encoding"),
+            let declared = response.headers.first(name: "Content-Length").flatMap({ Int($0) }), declared > limit
+        {
+            throw FetchError.tooLarge(url.text, limit: limit)
+        }
+        var body: [UInt8] = []
+        for try await chunk in response.body {
+            guard body.count + chunk.readableBytes <= limit else { throw FetchError.tooLarge(url.text, limit: limit) }
+            body.append(contentsOf: chunk.readableBytesView)
+        }
+        return FetchResponse(url: url.text, status: status, headers: fields, body: body)
+    }
+}

@@ -1,0 +1,37 @@
+import Foundation
+
+/// Passes requests to another fetcher and saves each response as a JSON fixture (`--record DIR`).
+///
+/// Failed requests are not recorded: replaying them would need the error, and a fixture should show what the
+/// server said. Record against a loopback server or the real service, then replay with ``ReplayingFetcher``.
+public struct RecordingFetcher: LinkFetching {
+    /// The fetcher that does the real work.
+    public let wrapped: any LinkFetching
+    /// The folder fixtures are written to (created when missing).
+    public let directory: URL
+
+    /// Creates a recorder around `wrapped` that writes to `directory`.
+    public init(wrapping wrapped: any LinkFetching, directory: URL) {
+        self.wrapped = wrapped
+        self.directory = directory
+    }
+
+    /// Fetches through the wrapped fetcher, then writes the fixture atomically.
+    public func fetch(_ request: FetchRequest) async throws(FetchError) -> FetchResponse {
+        let response = try await wrapped.fetch(request)
+        let file = directory.appendingPathComponent(Fixture.fileName(for: request))
+        do {
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+            try encoder.encode(Fixture(request: request, response: response)).write(to: file, options: .atomic)
+        } catch {
+            throw FetchError(
+                .storage,
+                url: request.url,
+                message: "Recording '\(request.url)' to '\(file.path)' failed: \(error.localizedDescription)."
+            )
+        }
+        return response
+    }
+}

@@ -1,0 +1,73 @@
+/// Unwraps short links: follows HTTP redirects with HEAD, one checked hop at a time, and caches the answer.
+///
+/// Each hop is a separate `followRedirects: false` request through the fetcher, so a ``LiveFetcher`` applies
+/// its policy (scheme, port, resolved addresses) to every hop. Servers that refuse HEAD (405, 501) are asked
+/// again with GET, whose body the fetcher caps. Results are kept for the life of the process in a bounded
+/// cache with a time to live, because the same short links recur across many resolutions.
+public actor RedirectFollower {
+    /// Where a link ends up.
+    public struct Resolution: Sendable, Hashable {
+        /// Every URL visited, the start first and the final URL last.
+        public var chain: [String]
+        /// The status of the last answer (not a redirect).
+        public var status: Int
+
+        /// The URL the link finally points to.
+        public var finalURL: String { chain.last ?? "" }
+        /// The redirects taken (the chain without the final URL).
+        public var hops: [String] { Array(chain.dropLast()) }
+    }
+
+    private let fetcher: any LinkFetching
+    private let maxHops: Int
+    private let locationRules: NetworkPolicy
+    private var cache: ExpiringCache<String, Resolution>
+
+    /// Creates a follower over `fetcher` with at most `maxHops` redirects per link, caching up to `cacheCapacity`
+    /// results for `timeToLive`.
+    public init(
+        fetcher: any LinkFetching,
+        maxHops: Int = 5,
+        cacheCapacity: Int = 1024,
+        timeToLive: Duration = .seconds(600)
+    ) {
+        self.fetcher = fetcher
+        self.maxHops = max(0, maxHops)
+        // Only the scheme rules matter for Location values here; addresses are the fetcher's business.
+        self.locationRules = NetworkPolicy()
+        self.cache = ExpiringCache(capacity: cacheCapacity, timeToLive: timeToLive)
+    }
+
+    /// Follows `url`'s redirects and returns the chain and the final URL (from the cache when still fresh).
+    public func resolve(_ url: String) async throws(FetchError) -> Resolution {
+        if let cached = cache.value(for: url) { return cached }
+        var chain = [url]
+        var current = url
+        while true {
+            let response = try await hop(current)
+            guard [301, 302, 303, 307, 308].contains(response.status) else {
+                let resolution = Resolution(chain: chain, status: response.status)
+                cache.insert(resolution, for: url)
+                return resolution
+            }
+            guard chain.count <= maxHops else {
+                throw FetchError(
+                    .tooManyRedirects,
+                    url: current,
+                    message: "'\(url)' still redirects after \(maxHops) hops (last: '\(current)')."
+                )
+            }
+            current = try locationRules.resolve(location: response.header("Location"), from: current)
+            chain.append(current)
+        }
+    }
+
+    /// The number of cached results (expired ones included until they are next touched).
+    public var cachedCount: Int { cache.count }
+
+    private func hop(_ url: String) async throws(FetchError) -> FetchResponse {
+        let head = try await fetcher.fetch(FetchRequest(url: url, method: .head, followRedirects: false))
+        guard head.status == 405 || head.status == 501 else { return head }
+        return try await fetcher.fetch(FetchRequest(url: url, method: .get, followRedirects: false))
+    }
+}

@@ -1,0 +1,117 @@
+import Foundation
+import SwitchyardTestSupport
+import Testing
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// `switchyard serve` as a real process on 127.0.0.1, and the playground page in a real browser (Debian's chromium).
+@Suite(.serialized) struct ServeEndToEndTests {
+    /// The built `switchyard` binary beside the test bundle (`.build/<triple>/<configuration>/switchyard`).
+    static var binaryPath: URL {
+        let candidates = [
+            Bundle.main.bundleURL.appendingPathComponent("switchyard"),
+            Bundle.main.bundleURL.deletingLastPathComponent().appendingPathComponent("switchyard"),
+            SharedData.packageRoot.appendingPathComponent(".build/debug/switchyard"),
+        ]
+        return candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) } ?? candidates[2]
+    }
+
+    /// A running server process and the port it chose.
+    final class RunningServer {
+        let process: Process
+        let port: Int
+        let log: Pipe
+
+        init(arguments: [String] = []) throws {
+            process = Process()
+            process.executableURL = ServeEndToEndTests.binaryPath
+            process.arguments = ["serve", "--port", "0"] + arguments
+            log = Pipe()
+            process.standardError = log
+            process.standardOutput = FileHandle.nullDevice
+            try process.run()
+            var port: Int?
+            var output = ""
+            let deadline = Date().addingTimeInterval(30)
+            while port == nil, Date() < deadline, process.isRunning {
+                let chunk = log.fileHandleForReading.availableData
+                output += String(decoding: chunk, as: UTF8.self)
+                if let range = output.range(of: #"listening on http://127\.0\.0\.1:(\d+)/"#, options: .regularExpression) {
+                    port = Int(output[range].split(separator: ":").last?.dropLast() ?? "")
+                }
+            }
+            guard let port else {
+                process.terminate()
+                throw ServeFailure(message: "the server did not report its port: \(output)")
+            }
+            self.port = port
+        }
+
+        func stop() {
+            process.interrupt()  // SIGINT: graceful shutdown
+            process.waitUntilExit()
+        }
+    }
+
+    struct ServeFailure: Error, CustomStringConvertible {
+        var message: String
+        var description: String { message }
+    }
+
+    static func get(_ url: String) async throws -> (Int, Data) {
+        let (data, response) = try await URLSession.shared.data(from: try #require(URL(string: url)))
+        return ((response as? HTTPURLResponse)?.statusCode ?? 0, data)
+    }
+
+    @Test func servesTheAPIOverLoopbackAndShutsDownGracefully() async throws {
+        let server = try RunningServer()
+        defer { server.stop() }
+        let (status, data) = try await Self.get("http://127.0.0.1:\(server.port)/v1/resolve?url=https%3A%2F%2Ftwitter.com%2Fjack%2Fstatus%2F20")
+        #expect(status == 200)
+        let body = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        let openings = try #require(body["openings"] as? [[String: Any]])
+        #expect(openings.contains { $0["url"] as? String == "twitter://status?id=20" })
+        let (health, _) = try await Self.get("http://127.0.0.1:\(server.port)/healthz")
+        #expect(health == 200)
+        server.stop()
+        #expect(server.process.terminationReason == .exit)
+    }
+
+    static let chromium: String? = ["/usr/bin/chromium", "/usr/bin/chromium-browser"].first { FileManager.default.isExecutableFile(atPath: $0) }
+
+    @Test(.enabled(if: chromium != nil || SharedData.isCI, "chromium is not installed (scripts/test installs it on CI); browser test skipped"))
+    func playgroundShowsOpeningsInARealBrowser() async throws {
+        let browser = try #require(Self.chromium, "chromium must be installed on CI (scripts/test installs it)")
+        let server = try RunningServer()
+        defer { server.stop() }
+        let page = "http://127.0.0.1:\(server.port)/?url=https%3A%2F%2Ftwitter.com%2Fjack%2Fstatus%2F20"
+        let outputDirectory = SharedData.packageRoot.appendingPathComponent("test-output")
+        try FileManager.default.createDirectory(at: outputDirectory, withIntermediateDirectories: true)
+        let screenshot = outputDirectory.appendingPathComponent("playground.png")
+        try? FileManager.default.removeItem(at: screenshot)
+        let common = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--virtual-time-budget=8000", "--user-data-dir=\(outputDirectory.path)/chromium-profile"]
+        // The page fills the form from ?url= and submits it, as a user would; the DOM after the fetches is checked.
+        let dom = try Self.run(browser, common + ["--dump-dom", page])
+        #expect(dom.contains("data-state=\"done\""))
+        #expect(dom.contains("twitter://status?id=20"))
+        #expect(dom.components(separatedBy: "class=\"opening\"").count > 10)
+        _ = try Self.run(browser, common + ["--window-size=1100,900", "--screenshot=\(screenshot.path)", page])
+        let attributes = try FileManager.default.attributesOfItem(atPath: screenshot.path)
+        #expect((attributes[.size] as? Int ?? 0) > 10_000, "the screenshot is in test-output/playground.png")
+    }
+
+    static func run(_ executable: String, _ arguments: [String]) throws -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return String(decoding: data, as: UTF8.self)
+    }
+}
