@@ -23,6 +23,7 @@ let package = Package(
         .executable(name: "switchyard", targets: ["switchyard"]),
         .library(name: "LinkRules", targets: ["LinkRules"]),
         .library(name: "LinkResolver", targets: ["LinkResolver"]),
+        .library(name: "LinkFetching", targets: ["LinkFetching"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
@@ -48,7 +49,9 @@ let package = Package(
             name: "LinkServer", dependencies: ["LinkRules", "LinkResolver", hummingbird, logging],
             resources: [.copy("Resources/playground")]
         ),
-        .executableTarget(name: "switchyard", dependencies: ["LinkRules", "LinkResolver", "LinkServer", argumentParser, logging]),
+        .executableTarget(
+            name: "switchyard", dependencies: ["LinkRules", "LinkResolver", "LinkFetching", "LinkServer", argumentParser, logging]
+        ),
         .target(name: "SwitchyardTestSupport", dependencies: ["LinkRules"] + nio, path: "Tests/SwitchyardTestSupport"),
         .testTarget(name: "LinkFetchingTests", dependencies: ["LinkFetching", "SwitchyardTestSupport"]),
         .testTarget(name: "LinkRulesTests", dependencies: ["LinkRules", "SwitchyardTestSupport"]),

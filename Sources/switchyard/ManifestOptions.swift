@@ -1,11 +1,12 @@
 import ArgumentParser
 import Foundation
+import LinkFetching
 import LinkResolver
 import LinkRules
 
 /// `--manifest PATH`: the rule set to use instead of the bundled one.
 struct ManifestOptions: ParsableArguments {
-    @Option(name: .long, help: ArgumentHelp("An Opener-format manifest (v1–v5) to use instead of the bundled rules.", valueName: "path"))
+    @Option(name: .long, help: ArgumentHelp("An Opener-format manifest (v1–v5) to use instead of the bundled rules: a file, or an http(s) URL (downloaded through the network policy and cached).", valueName: "path|url"))
     var manifest: String?
 
     @Flag(help: "Use a manifest even when some entries have errors (they are skipped and reported).")
@@ -21,6 +22,30 @@ struct ManifestOptions: ParsableArguments {
             }
         }
         return try Self.load(path: manifest, lenient: lenient)
+    }
+
+    /// Like ``loadRules()``, and also accepts an http(s) URL: downloaded through the network layer, cached on disk
+    /// (conditional requests, a 24-hour lifetime) with the last good copy kept when a download is corrupt or fails.
+    func loadRules(network: NetworkOptions) async throws -> RuleSet {
+        guard let manifest, manifest.hasPrefix("https://") || manifest.hasPrefix("http://") else { return try loadRules() }
+        guard let fetcher = network.fetcher(onlineByDefault: true) else {
+            throw CommandFailure(message: "\(manifest): error: downloading a manifest needs the network, but --offline was given")
+        }
+        let downloader = CachedDownloader(fetcher: fetcher, directory: NetworkOptions.cacheDirectory)
+        let download: CachedDownload
+        do {
+            download = try await downloader.load(url: manifest) { data in
+                _ = try ManifestLoader().load(Array(data), file: manifest)
+            }
+        } catch {
+            throw CommandFailure(message: "\(manifest): error: \(error.description)")
+        }
+        if let warning = download.warning { Terminal.printError("\(manifest): warning: \(warning)") }
+        do {
+            return try Self.checked(RuleSet(ManifestLoader().load(Array(download.data), file: manifest)), lenient: lenient)
+        } catch let error as ManifestError {
+            throw CommandFailure(message: error.description)
+        }
     }
 
     static func load(path: String, lenient: Bool) throws -> RuleSet {
