@@ -104,6 +104,12 @@ public struct LinkInputError: Error, Sendable, Equatable, CustomStringConvertibl
     /// One sentence naming the problem.
     public var message: String
 
+    /// Creates an error.
+    public init(code: Code, message: String) {
+        self.code = code
+        self.message = message
+    }
+
     /// `message [code]`.
     public var description: String { "\(message) [\(code.rawValue)]" }
 }
