@@ -40,6 +40,7 @@ let package = Package(
             providers: [.apt(["libjavascriptcoregtk-4.1-dev"])]
         ),
         .target(name: "LinkRules"),
+        .target(name: "LinkScripts", dependencies: [.target(name: "CJavaScriptCore", condition: .when(platforms: [.linux]))]),
         .target(
             name: "LinkFetching",
             dependencies: [asyncHTTPClient, logging, .product(name: "NIOHTTPCompression", package: "swift-nio-extras")] + nio
@@ -54,6 +55,7 @@ let package = Package(
         ),
         .target(name: "SwitchyardTestSupport", dependencies: ["LinkRules"] + nio, path: "Tests/SwitchyardTestSupport"),
         .testTarget(name: "LinkFetchingTests", dependencies: ["LinkFetching", "SwitchyardTestSupport"]),
+        .testTarget(name: "LinkScriptsTests", dependencies: ["LinkScripts", "SwitchyardTestSupport"]),
         .testTarget(name: "LinkRulesTests", dependencies: ["LinkRules", "SwitchyardTestSupport"]),
         .testTarget(name: "LinkResolverTests", dependencies: ["LinkResolver", "SwitchyardTestSupport"]),
         .testTarget(name: "LinkServerTests", dependencies: ["LinkServer", "SwitchyardTestSupport", hummingbirdTesting]),

@@ -39,7 +39,7 @@ final class ManifestDecoder {
             case "actions", "browsers", "previews", "redirects", "redirectRules":
                 continue
             default:
-                keepExtra(member, at: pointer, into: &manifest.extras, known: [])
+                keepExtra(member, at: pointer, into: &manifest.extras, known: ["apps", "actions", "browsers", "previews", "redirects"])
             }
         }
         let appIds = Set(manifest.apps.map(\.identifier))

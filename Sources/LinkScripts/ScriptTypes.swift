@@ -1,0 +1,135 @@
+/// Network access for scripts' `httpRequest`, `jsonRequest` and `XMLHttpRequest`.
+///
+/// Implementations block: they are called on a script worker thread (never on the Swift concurrency pool), and
+/// the host passes the time left before the script's deadline.
+public protocol ScriptNetwork: Sendable {
+    /// Fetches `url` with GET and returns the body as text.
+    func get(_ url: String, timeout: Duration) throws(ScriptNetworkError) -> String
+}
+
+/// Why a script's network request failed; the script sees a JavaScript exception with the message.
+public struct ScriptNetworkError: Error, Sendable, Equatable {
+    /// The kind of failure.
+    public enum Kind: String, Sendable, Equatable {
+        /// The run is offline: the request was not made.
+        case offline
+        /// The safety policy refused the destination.
+        case blocked
+        /// The request was made and failed.
+        case failed
+    }
+
+    /// The kind of failure.
+    public var kind: Kind
+    /// One sentence naming the URL.
+    public var message: String
+
+    /// Creates an error.
+    public init(kind: Kind, message: String) {
+        self.kind = kind
+        self.message = message
+    }
+}
+
+/// Which field a script came from.
+public enum ScriptKind: String, Sendable, Hashable {
+    /// `script2`: JavaScriptCore with the host helpers.
+    case script2
+    /// Legacy `script` (v1–v3), written for a web view: gets a minimal `XMLHttpRequest` too.
+    case legacyScript
+}
+
+/// Limits and sizes for running scripts.
+public struct ScriptConfiguration: Sendable {
+    /// The wall-clock limit of one run (Opener's is 15 s).
+    public var timeLimit: Duration
+    /// How often the watchdog looks at the clock while a script runs.
+    public var watchdogPeriod: Duration
+    /// Worker threads kept warm; more are started while all are busy, up to ``maximumWorkers``.
+    public var workerCount: Int
+    /// The most worker threads at once.
+    public var maximumWorkers: Int
+    /// The longest result accepted, in characters.
+    public var maximumResultLength: Int
+    /// How much the process may grow (resident memory) during one run before the script is stopped.
+    public var maximumMemoryGrowth: Int
+    /// Checks a result URL; returns why it is refused (the resolver passes its one output-safety policy).
+    public var resultCheck: @Sendable (String) -> String?
+
+    /// Creates a configuration.
+    public init(
+        timeLimit: Duration = .seconds(15), watchdogPeriod: Duration = .milliseconds(20), workerCount: Int = 2,
+        maximumWorkers: Int = 16, maximumResultLength: Int = 8192, maximumMemoryGrowth: Int = 512 << 20,
+        resultCheck: @escaping @Sendable (String) -> String? = { _ in nil }
+    ) {
+        self.resultCheck = resultCheck
+        self.timeLimit = timeLimit
+        self.watchdogPeriod = watchdogPeriod
+        self.workerCount = workerCount
+        self.maximumWorkers = maximumWorkers
+        self.maximumResultLength = maximumResultLength
+        self.maximumMemoryGrowth = maximumMemoryGrowth
+    }
+}
+
+/// A script checked and registered once, run many times.
+public struct CompiledScript: Sendable, Hashable {
+    /// A process-wide identifier (each worker keeps one warm context per script).
+    let id: Int
+    /// The source.
+    public let source: String
+    /// `script2` or legacy `script`.
+    public let kind: ScriptKind
+    /// The rule it belongs to, for messages (a JSON pointer).
+    public let name: String
+}
+
+/// What one run produced.
+public struct ScriptResult: Sendable {
+    /// The URL (nil: the script reported no result) or why there is none.
+    public var output: Result<String?, ScriptError>
+    /// Whether the script made a network request.
+    public var usedNetwork: Bool
+    /// How long the run took.
+    public var duration: Duration
+}
+
+/// Why a script produced no URL.
+public struct ScriptError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The kind of failure (codes as in the hostile-input catalogue).
+    public enum Code: String, Sendable, Equatable {
+        case syntax = "E_SCRIPT_SYNTAX"
+        case noProcess = "E_NO_PROCESS"
+        case timeout = "E_SCRIPT_TIMEOUT"
+        case noCompletion = "E_NO_COMPLETION"
+        case exception = "E_SCRIPT_EXCEPTION"
+        case badResultType = "E_BAD_RESULT_TYPE"
+        case badResultURL = "E_BAD_RESULT_URL"
+        case resultTooLarge = "E_RESULT_TOO_LARGE"
+        case needsNetwork = "E_NEEDS_NETWORK"
+        case networkBlocked = "E_SSRF_BLOCKED"
+        case memory = "E_SCRIPT_MEMORY"
+    }
+
+    /// The kind of failure.
+    public var code: Code
+    /// The rule the script belongs to.
+    public var rule: String
+    /// One sentence saying what happened.
+    public var message: String
+    /// The JavaScript line, when known.
+    public var line: Int?
+
+    /// Creates an error.
+    public init(code: Code, rule: String, message: String, line: Int? = nil) {
+        self.code = code
+        self.rule = rule
+        self.message = message
+        self.line = line
+    }
+
+    /// `rule: message (line N) [CODE]`.
+    public var description: String {
+        "\(rule): \(message)\(line.map { " (line \($0))" } ?? "") [\(code.rawValue)]"
+    }
+}

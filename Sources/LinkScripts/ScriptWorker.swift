@@ -1,0 +1,172 @@
+import Foundation
+
+#if canImport(JavaScriptCore)
+import JavaScriptCore
+#else
+import CJavaScriptCore
+#endif
+
+/// One thread with its own JavaScriptCore context group (every JSC call takes the group's VM lock, so groups are
+/// never shared between threads) and a warm context per script it has run.
+final class ScriptWorker: @unchecked Sendable {
+    /// A queued run.
+    struct Job {
+        let script: CompiledScript
+        let input: String
+        let network: (any ScriptNetwork)?
+        let deadline: ContinuousClock.Instant
+        let finish: @Sendable (ScriptResult) -> Void
+    }
+
+    private let pool: WorkerPool
+    private let configuration: ScriptConfiguration
+    private var group: JSContextGroupRef?
+    private var contexts: [Int: ScriptContext] = [:]
+    // Read by the watchdog callback on this same thread.
+    private var deadline = ContinuousClock.now
+    private var memoryBaseline = 0
+    private var stopReason: ScriptError.Code?
+
+    init(pool: WorkerPool, configuration: ScriptConfiguration) {
+        self.pool = pool
+        self.configuration = configuration
+    }
+
+    /// Starts the thread (8 MiB stack: JSC needs room for deep but legal recursion before it throws RangeError).
+    func start() {
+        let thread = Thread { [self] in loop() }
+        thread.stackSize = 8 << 20
+        thread.name = "switchyard.script"
+        thread.start()
+    }
+
+    private func loop() {
+        group = JSContextGroupCreate()
+        while let job = pool.nextJob() {
+            let result = run(job)
+            pool.finished()
+            job.finish(result)
+        }
+        contexts.removeAll()
+        if let group { JSContextGroupRelease(group) }
+        group = nil
+    }
+
+    /// The watchdog: JavaScriptCore calls it after each period of CPU time; it stops the script once the wall-clock
+    /// deadline has passed (or memory ran away), else re-arms itself (a callback that returns false without
+    /// re-arming never fires again).
+    private static let watchdog: JSShouldTerminateCallback = { _, pointer in
+        guard let pointer else { return true }
+        let worker = Unmanaged<ScriptWorker>.fromOpaque(pointer).takeUnretainedValue()
+        if ContinuousClock.now >= worker.deadline {
+            worker.stopReason = .timeout
+            return true
+        }
+        if ResidentMemory.current() - worker.memoryBaseline > worker.configuration.maximumMemoryGrowth {
+            worker.stopReason = .memory
+            return true
+        }
+        worker.arm()
+        return false
+    }
+
+    private func arm() {
+        let period = configuration.watchdogPeriod
+        let seconds = Double(period.components.seconds) + Double(period.components.attoseconds) / 1e18
+        JSContextGroupSetExecutionTimeLimit(group, seconds, Self.watchdog, Unmanaged.passUnretained(self).toOpaque())
+    }
+
+    private func run(_ job: Job) -> ScriptResult {
+        let clock = ContinuousClock()
+        let start = clock.now
+        deadline = job.deadline
+        memoryBaseline = ResidentMemory.current()
+        stopReason = nil
+        arm()
+        defer { JSContextGroupClearExecutionTimeLimit(group) }
+        let rule = job.script.name
+        func finish(_ output: Result<String?, ScriptError>, usedNetwork: Bool = false) -> ScriptResult {
+            ScriptResult(output: output, usedNetwork: usedNetwork, duration: clock.now - start)
+        }
+        guard let group else {
+            return finish(.failure(ScriptError(code: .exception, rule: rule, message: "no JavaScript context group")))
+        }
+        let context: ScriptContext
+        if let warm = contexts[job.script.id] {
+            context = warm
+        } else {
+            do {
+                context = try ScriptContext(group: group, script: job.script)
+            } catch {
+                if let reason = stopReason { return finish(.failure(stopped(reason, rule: rule))) }
+                return finish(.failure(error))
+            }
+            contexts[job.script.id] = context
+        }
+        let state = RunState(network: job.network, deadline: job.deadline, maximumLength: configuration.maximumResultLength)
+        context.run = state
+        let exception = context.call(input: job.input)
+        context.run = nil
+        let output = outcome(of: state, exception: exception, rule: rule)
+        if case .failure = output {
+            // A run that failed may have left the context half-changed: start the next one fresh.
+            contexts[job.script.id] = nil
+        } else {
+            context.reset()
+        }
+        return finish(output, usedNetwork: state.usedNetwork)
+    }
+
+    private func stopped(_ reason: ScriptError.Code, rule: String) -> ScriptError {
+        reason == .memory
+            ? ScriptError(code: .memory, rule: rule, message: "the script used more than \(configuration.maximumMemoryGrowth >> 20) MiB and was stopped")
+            : ScriptError(code: .timeout, rule: rule, message: "the script ran past its time limit and was stopped")
+    }
+
+    private func outcome(of state: RunState, exception: (message: String, line: Int?)?, rule: String) -> Result<String?, ScriptError> {
+        // A script that tried the network in an offline run needs it, whatever it did with the failure: its result
+        // offline says nothing about its result online.
+        if state.attemptedOffline {
+            return .failure(ScriptError(code: .needsNetwork, rule: rule, message: "the script needs the network, which this run does not allow"))
+        }
+        if let completion = state.completion {
+            // A result given before a later exception or termination is kept.
+            switch completion {
+            case .noResult: return .success(nil)
+            case .badType(let text):
+                return .failure(ScriptError(code: .badResultType, rule: rule, message: "the completion handler got \(text.prefix(40)), not a string or null"))
+            case .tooLarge(let length):
+                return .failure(ScriptError(code: .resultTooLarge, rule: rule, message: "the result has \(length) characters, more than \(configuration.maximumResultLength)"))
+            case .string(let url):
+                if let problem = configuration.resultCheck(url) {
+                    return .failure(ScriptError(code: .badResultURL, rule: rule, message: "the result \"\(url.prefix(60))\" is refused: \(problem)"))
+                }
+                return .success(url)
+            }
+        }
+        if let reason = stopReason { return .failure(stopped(reason, rule: rule)) }
+        if state.blocked {
+            return .failure(ScriptError(code: .networkBlocked, rule: rule, message: "the network policy refused the script's request"))
+        }
+        if let exception {
+            return .failure(ScriptError(code: .exception, rule: rule, message: "the script threw: \(exception.message)", line: exception.line))
+        }
+        return .failure(ScriptError(code: .noCompletion, rule: rule, message: "process() returned without calling its completion handler"))
+    }
+}
+
+/// The process's resident memory, from /proc (0 where unavailable).
+enum ResidentMemory {
+    static let pageSize = Int(sysconf(Int32(_SC_PAGESIZE)))
+
+    static func current() -> Int {
+        #if os(Linux)
+        guard let text = try? String(contentsOfFile: "/proc/self/statm", encoding: .ascii) else { return 0 }
+        let fields = text.split(separator: " ")
+        guard fields.count > 1, let pages = Int(fields[1]) else { return 0 }
+        return pages * pageSize
+        #else
+        return 0
+        #endif
+    }
+}

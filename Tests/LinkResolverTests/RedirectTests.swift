@@ -1,0 +1,122 @@
+import LinkResolver
+import LinkRules
+import Testing
+
+/// `RuleSet.applyRedirects`: static redirect rules, first match in file order, anchored, decoded, and safe.
+@Suite struct RedirectTests {
+    static let google = #"{"https?://(\\w+\\.)*google\\.\\w+/url.*url=[^&]+.*$": {"param": "url"}}"#
+
+    static func rules(_ redirects: String) throws -> RuleSet {
+        let rules = try RuleFixture.rules(redirects: redirects)
+        #expect(rules.errors.isEmpty, "\(rules.errors)")
+        return rules
+    }
+
+    @Test(arguments: [
+        (
+            "https://www.google.com/url?sa=t&url=https%3A%2F%2Fa.example%2Fp%3Fq%3D1%26r%3D2&usg=x",
+            "https://a.example/p?q=1&r=2"
+        ),
+        ("https://www.google.com/url?url=https%3A%2F%2Fa.example%2Fa+b%2Bc", "https://a.example/a+b+c"),
+        ("https://www.google.de/url?url=https://b.example/#frag", "https://b.example/"),
+    ])
+    func takesTheParameterValuePercentDecodedKeepingPlus(input: String, expected: String) throws {
+        let (url, steps) = try Self.rules(Self.google).applyRedirects(to: input)
+        #expect(url == expected)
+        #expect(steps.count == 1)
+        #expect(steps.first?.kind == "redirect-rule")
+        #expect(steps.first?.from == input)
+        #expect(steps.first?.to == expected)
+        #expect(steps.first?.rule == #"https?://(\w+\.)*google\.\w+/url.*url=[^&]+.*$"#)
+    }
+
+    @Test(arguments: [
+        // No host in the result: an encoded URL captured from a path is decoded.
+        ("https://r.example/out/https%3A%2F%2Fc.example%2Fx%3Fy%3D1", "https://c.example/x?y=1"),
+        // A host in the result: an ordinary URL keeps its escapes.
+        ("https://r.example/keep/c.example/a%20b%2Fc", "https://c.example/a%20b%2Fc"),
+    ])
+    func decodesAFormatResultOnlyWhenItHasNoHost(input: String, expected: String) throws {
+        let rules = try Self.rules(
+            #"""
+            {"https?://r\\.example/out/(.+)$": {"format": "$1"},
+             "https?://r\\.example/keep/(.+)$": {"format": "https://$1"}}
+            """#
+        )
+        #expect(rules.applyRedirects(to: input).url == expected)
+    }
+
+    @Test func appliesTheFirstMatchingRuleInFileOrderOnly() throws {
+        // Both rules match; the earlier one decides and the later one is not consulted afterwards.
+        let rules = try Self.rules(
+            #"""
+            {"https?://s\\.example/(\\w+).*$": {"format": "https://first.example/$1"},
+             "https?://s\\.example/.*$": {"format": "https://second.example/"},
+             "https?://first\\.example/.*$": {"format": "https://third.example/"}}
+            """#
+        )
+        let (url, steps) = rules.applyRedirects(to: "https://s.example/abc?x=1")
+        #expect(url == "https://first.example/abc")
+        #expect(steps.count == 1)
+    }
+
+    @Test func swappingTheRuleOrderChangesTheResult() throws {
+        let rules = try Self.rules(
+            #"""
+            {"https?://s\\.example/.*$": {"format": "https://second.example/"},
+             "https?://s\\.example/(\\w+).*$": {"format": "https://first.example/$1"}}
+            """#
+        )
+        #expect(rules.applyRedirects(to: "https://s.example/abc").url == "https://second.example/")
+    }
+
+    @Test func anchorsRulesAtTheStartOfTheLink() throws {
+        let rules = try Self.rules(#"{"t\\.example/(\\w+)": {"format": "https://moved.example/$1"}}"#)
+        let (url, steps) = rules.applyRedirects(to: "https://t.example/abc")
+        #expect(url == "https://t.example/abc")
+        #expect(steps.isEmpty)
+        #expect(rules.applyRedirects(to: "t.example/abc").url == "https://moved.example/abc")
+    }
+
+    @Test func refusesADecodedResultWithControlCharacters() throws {
+        let input = "https://www.google.com/url?url=https%3A%2F%2Fa.example%2F%00%0D%0AX:1"
+        let (url, steps) = try Self.rules(Self.google).applyRedirects(to: input)
+        #expect(url == input)
+        #expect(steps.isEmpty)
+    }
+
+    @Test func triesTheNextRuleWhenAResultIsRefused() throws {
+        let rules = try Self.rules(
+            #"""
+            {"https?://g\\.example/.*$": {"param": "url"},
+             "https?://g\\.example/(\\w+).*$": {"format": "https://fallback.example/$1"}}
+            """#
+        )
+        #expect(rules.applyRedirects(to: "https://g.example/p?url=%0A").url == "https://fallback.example/p")
+        #expect(rules.applyRedirects(to: "https://g.example/p?other=1").url == "https://fallback.example/p")
+    }
+
+    @Test func refusesAForbiddenScheme() throws {
+        let input = "https://www.google.com/url?url=javascript%3Aalert(1)"
+        #expect(try Self.rules(Self.google).applyRedirects(to: input).url == input)
+    }
+
+    @Test func terminatesOnASelfMappingRule() throws {
+        let rules = try Self.rules(#"{"https?://r\\.example/.*$": {"format": "$0"}}"#)
+        let (url, steps) = rules.applyRedirects(to: "https://r.example/a")
+        #expect(url == "https://r.example/a")
+        #expect(steps.isEmpty)
+    }
+
+    @Test func resolveMatchesActionsAgainstTheUnwrappedLink() throws {
+        let rules = try RuleFixture.rules(
+            actions:
+                #"[{"regex": "https?://a\\.example/(\\w+)$", "formats": [{"appId": "alpha", "format": "alpha://$1"}]}]"#,
+            redirects: Self.google
+        )
+        let resolution = rules.resolve("https://www.google.com/url?url=https%3A%2F%2Fa.example%2Fitem")
+        #expect(resolution.unwrapped == "https://a.example/item")
+        #expect(resolution.steps.count == 1)
+        #expect(resolution.openings.map(\.url) == ["alpha://item"])
+    }
+}

@@ -1,0 +1,222 @@
+import LinkResolver
+import LinkRules
+import Testing
+
+/// `RuleSet.resolve`: template semantics (ICU, as Opener renders them), the order of openings, and the filters.
+@Suite struct ResolveTests {
+    /// One template case: a regex, a template, an input, and the URL the alpha format must get (nil: no opening).
+    struct TemplateCase: Sendable, CustomTestStringConvertible {
+        var name: String
+        var regex: String
+        var format: String
+        var input: String
+        var expected: String?
+        var testDescription: String { name }
+    }
+
+    static let templateCases: [TemplateCase] = [
+        TemplateCase(
+            name: "$1 is the first group",
+            regex: #"https?://t\.example/(\d+).*$"#,
+            format: "alpha://id/$1",
+            input: "https://t.example/42?x=1",
+            expected: "alpha://id/42"
+        ),
+        TemplateCase(
+            name: "$0 is the whole match",
+            regex: #"https?://t\.example/\d+"#,
+            format: "alpha://open?u=$0",
+            input: "https://t.example/42",
+            expected: "alpha://open?u=https://t.example/42"
+        ),
+        TemplateCase(
+            name: #"\$ is a literal dollar"#,
+            regex: #"https?://t\.example/(\d+)$"#,
+            format: #"alpha://price/\$1/$1"#,
+            input: "https://t.example/7",
+            expected: "alpha://price/$1/7"
+        ),
+        TemplateCase(
+            name: "the unconsumed tail is kept",
+            regex: #"https?://t\.example/(\d+)"#,
+            format: "alpha://id/$1",
+            input: "https://t.example/42?ref=feed#top",
+            expected: "alpha://id/42?ref=feed#top"
+        ),
+        TemplateCase(
+            name: "the unconsumed head is kept",
+            regex: #"t\.example/(\d+)"#,
+            format: "alpha://id/$1",
+            input: "https://t.example/42",
+            expected: "https://alpha://id/42"
+        ),
+        TemplateCase(
+            name: "astral characters before a capture",
+            regex: #"https?://t\.example/[^/]+/(\d+)$"#,
+            format: "alpha://id/$1",
+            input: "https://t.example/😀𝄞/123",
+            expected: "alpha://id/123"
+        ),
+        TemplateCase(
+            name: "astral characters in the capture and the tail",
+            regex: #"https?://t\.example/([^/]+)/"#,
+            format: "alpha://tag/$1/",
+            input: "https://t.example/a😀b/𝄞z",
+            expected: "alpha://tag/a😀b/𝄞z"
+        ),
+        TemplateCase(
+            name: "an optional group that did not take part is empty",
+            regex: #"https?://t\.example/(\d+)(/x)?$"#,
+            format: "alpha://id/$1$2",
+            input: "https://t.example/5",
+            expected: "alpha://id/5"
+        ),
+        TemplateCase(
+            name: "a dollar before a non-digit",
+            regex: #"https?://t\.example/(\d+)$"#,
+            format: "alpha://a$b/$1",
+            input: "https://t.example/3",
+            expected: "alpha://a$b/3"
+        ),
+        TemplateCase(
+            name: "a trailing dollar",
+            regex: #"https?://t\.example/(\d+)$"#,
+            format: "alpha://$1$",
+            input: "https://t.example/3",
+            expected: "alpha://3$"
+        ),
+        TemplateCase(
+            name: "a backslash escapes any character",
+            regex: #"https?://t\.example/(\d+)$"#,
+            format: #"alpha://\n\\$1"#,
+            input: "https://t.example/3",
+            expected: #"alpha://n\3"#
+        ),
+        TemplateCase(
+            name: "no match gives no opening",
+            regex: #"https?://t\.example/(\d+)$"#,
+            format: "alpha://id/$1",
+            input: "https://t.example/abc",
+            expected: nil
+        ),
+    ]
+
+    @Test(arguments: templateCases)
+    func rendersTemplatesWithICUSemantics(_ testCase: TemplateCase) throws {
+        let rules = try RuleFixture.single(regex: testCase.regex, format: testCase.format)
+        #expect(rules.diagnostics.isEmpty, "\(rules.diagnostics)")
+        let openings = rules.resolve(testCase.input).openings.filter { $0.kind == .action }
+        if let expected = testCase.expected {
+            #expect(openings.map(\.url) == [expected])
+            #expect(openings.first?.needsScript == false)
+            #expect(openings.first?.app?.identifier == "alpha")
+            #expect(openings.first?.rule == "/actions/0/formats/0")
+        } else {
+            #expect(openings.isEmpty)
+        }
+        // The naive loop (stringByReplacingMatches) is the reference for every case.
+        #expect(rules.naiveOpenings(for: testCase.input) == rules.openings(for: testCase.input))
+    }
+
+    @Test func refusesARenderedURLWithAForbiddenScheme() throws {
+        let rules = try RuleFixture.single(regex: #"https?://j\.example/\?u=(.*)$"#, format: "$1")
+        let openings = rules.resolve("https://j.example/?u=JavaScript:alert(1)").openings
+        #expect(openings.count == 1)
+        #expect(openings.first?.url == nil)
+        #expect(openings.first?.scriptError?.contains("forbidden scheme") == true)
+        #expect(rules.resolve("https://j.example/?u=alpha://ok").openings.map(\.url) == ["alpha://ok"])
+    }
+
+    static let orderRules = #"""
+        [
+          {"title": "First", "regex": "https?://o\\.example/(\\w+)$", "formats": [
+            {"appId": "beta", "format": "beta://1/$1"}, {"appId": "alpha", "format": "alpha://1/$1"}]},
+          {"title": "Never", "regex": "https?://other\\.example/", "formats": [{"appId": "alpha", "format": "alpha://no"}]},
+          {"regex": "https?://o\\.example/(\\w+)$", "formats": [
+            {"appId": "alpha", "script2": "function process(url, done) { done(null); }"},
+            {"appId": "phoneonly", "format": "phoneonly://$1"}, {"appId": "padonly", "format": "padonly://$1"}]}
+        ]
+        """#
+
+    static let orderBrowsers = #"""
+        [
+          {"identifier": "zbrowser", "name": "Z Browser", "scheme": "zbrowser", "regex": "http(s?.*)$", "format": "zbrowser$1"},
+          {"identifier": "abrowser", "name": "A Browser", "scheme": "abrowser", "regex": ".+",
+           "script2": "function process(url, done) { done(url); }"}
+        ]
+        """#
+
+    static let orderPreviews = #"[{"regex": "https?://o\\.example/(\\w+)$", "format": "https://img.o.example/$1.png"}]"#
+
+    static func orderedRules() throws -> RuleSet {
+        try RuleFixture.rules(actions: orderRules, browsers: orderBrowsers, previews: orderPreviews)
+    }
+
+    @Test func listsActionsByFormatInManifestOrderThenBrowsersThenPreviews() throws {
+        let rules = try Self.orderedRules()
+        #expect(rules.errors.isEmpty, "\(rules.errors)")
+        let openings = rules.resolve("https://o.example/abc").openings
+        #expect(openings.map(\.kind) == [.action, .action, .action, .action, .action, .browser, .browser, .preview])
+        #expect(
+            openings.map { $0.app?.identifier } == [
+                "beta", "alpha", "alpha", "phoneonly", "padonly", "zbrowser", "abrowser", nil,
+            ]
+        )
+        #expect(
+            openings.map(\.title) == [
+                "First", "First", "Open Link", "Open Link", "Open Link", "Z Browser", "A Browser", "Preview",
+            ]
+        )
+        #expect(
+            openings.map(\.url) == [
+                "beta://1/abc", "alpha://1/abc", nil, "phoneonly://abc", "padonly://abc", "zbrowsers://o.example/abc",
+                nil,
+                "https://img.o.example/abc.png",
+            ]
+        )
+        #expect(
+            openings.map(\.rule) == [
+                "/actions/0/formats/0", "/actions/0/formats/1", "/actions/2/formats/0", "/actions/2/formats/1",
+                "/actions/2/formats/2", "/browsers/0", "/browsers/1", "/previews/0",
+            ]
+        )
+    }
+
+    @Test func listsScriptOutputsAsNeedingAScriptWithoutAURL() throws {
+        let openings = try Self.orderedRules().resolve("https://o.example/abc").openings
+        let scripted = openings.filter(\.needsScript)
+        #expect(scripted.map { $0.app?.identifier } == ["alpha", "abrowser"])
+        #expect(scripted.allSatisfy { $0.url == nil && $0.scriptError == nil })
+    }
+
+    @Test func leavesOutBrowsersAndPreviewsWhenAsked() throws {
+        let options = ResolveOptions(includeBrowsers: false, includePreviews: false)
+        let openings = try Self.orderedRules().resolve("https://o.example/abc", options: options).openings
+        #expect(openings.allSatisfy { $0.kind == .action })
+        #expect(openings.count == 5)
+    }
+
+    @Test func listsOnlyInstalledSchemes() throws {
+        let options = ResolveOptions(installedSchemes: ["alpha", "abrowser"])
+        let openings = try Self.orderedRules().resolve("https://o.example/abc", options: options).openings
+        #expect(openings.map { $0.app?.identifier } == ["alpha", "alpha", "abrowser", nil])
+    }
+
+    @Test(arguments: [
+        (Platform.phone, ["beta", "alpha", "alpha", "phoneonly"]),
+        (Platform.pad, ["beta", "alpha", "alpha", "padonly"]),
+    ])
+    func dropsAppsLimitedToTheOtherPlatform(platform: Platform, expected: [String]) throws {
+        let options = ResolveOptions(platform: platform, includeBrowsers: false, includePreviews: false)
+        let openings = try Self.orderedRules().resolve("https://o.example/abc", options: options).openings
+        #expect(openings.map { $0.app?.identifier ?? "-" } == expected)
+    }
+
+    @Test func reportsTheInputAndUnwrappedLink() throws {
+        let resolution = try Self.orderedRules().resolve("https://o.example/abc")
+        #expect(resolution.input == "https://o.example/abc")
+        #expect(resolution.unwrapped == "https://o.example/abc")
+        #expect(resolution.steps.isEmpty)
+        #expect(resolution.timedOutRules.isEmpty)
+    }
+}

@@ -1,0 +1,49 @@
+import Foundation
+import LinkResolver
+import LinkRules
+import SwitchyardTestSupport
+
+/// Small hand-written v5 rule sets for the resolver tests: a fixed set of apps plus the entries a test needs.
+enum RuleFixture {
+    /// Four apps: `alpha` and `beta` on every device, `phoneonly` limited to phones, `padonly` to tablets.
+    static let apps = #"""
+        [
+          {"identifier": "alpha", "name": "Alpha", "scheme": "alpha", "storeId": 1},
+          {"identifier": "beta", "name": "Beta", "scheme": "beta", "storeId": 2},
+          {"identifier": "phoneonly", "name": "Phone Only", "scheme": "phoneonly", "platform": "phone"},
+          {"identifier": "padonly", "name": "Pad Only", "scheme": "padonly", "platform": "pad"}
+        ]
+        """#
+
+    /// The manifest text with the fixture apps and the given JSON fragments.
+    static func text(actions: String = "[]", browsers: String = "[]", previews: String = "[]", redirects: String = "{}")
+        -> String
+    {
+        #"{"apps": \#(apps), "actions": \#(actions), "browsers": \#(browsers), "previews": \#(previews), "redirects": \#(redirects)}"#
+    }
+
+    /// The compiled rule set.
+    static func rules(
+        actions: String = "[]",
+        browsers: String = "[]",
+        previews: String = "[]",
+        redirects: String = "{}"
+    ) throws -> RuleSet {
+        try RuleSet.load(
+            text(actions: actions, browsers: browsers, previews: previews, redirects: redirects),
+            file: "fixture.json"
+        )
+    }
+
+    /// A rule set with one action (`regex`) and one `alpha` format (`format`).
+    static func single(regex: String, format: String) throws -> RuleSet {
+        let action: [String: Any] = ["regex": regex, "formats": [["appId": "alpha", "format": format]]]
+        let data = try JSONSerialization.data(withJSONObject: [action])
+        return try rules(actions: String(decoding: data, as: UTF8.self))
+    }
+
+    /// The real v5 manifest, compiled.
+    static func sharedRules(_ name: String) throws -> RuleSet {
+        RuleSet(try ManifestLoader().load(Array(try SharedData.data(name)), file: name))
+    }
+}

@@ -1,0 +1,131 @@
+import LinkResolver
+import LinkRules
+import SwitchyardTestSupport
+import Testing
+
+/// Compiling a manifest into a `RuleSet`: regex and template checks with located diagnostics, and headers actions.
+@Suite struct RuleSetTests {
+    @Test func reportsARegexICURejectsAndLeavesTheActionOut() throws {
+        let rules = try RuleFixture.rules(
+            actions: #"""
+                [{"regex": "(", "formats": [{"appId": "alpha", "format": "alpha://x"}]},
+                 {"regex": "ok", "formats": [{"appId": "beta", "format": "beta://ok"}]}]
+                """#
+        )
+        let diagnostic = try #require(rules.diagnostics.first)
+        #expect(rules.diagnostics.count == 1)
+        #expect(diagnostic.code == "E_REGEX")
+        #expect(diagnostic.severity == .error)
+        #expect(diagnostic.pointer == "/actions/0/regex")
+        #expect(diagnostic.file == "fixture.json")
+        #expect(diagnostic.position != nil)
+        #expect(diagnostic.message.contains(#""(""#))
+        #expect(rules.resolve("ok(").openings.filter { $0.kind == .action }.map(\.url) == ["beta://ok("])
+    }
+
+    @Test func reportsAGroupReferenceBeyondTheGroupsAndLeavesTheFormatOut() throws {
+        let rules = try RuleFixture.rules(
+            actions: #"""
+                [{"regex": "https?://g\\.example/(\\w+)$", "formats": [
+                  {"appId": "alpha", "format": "alpha://$3"}, {"appId": "beta", "format": "beta://$1"}]}]
+                """#
+        )
+        #expect(rules.diagnostics.map(\.code) == ["E_GROUP_REF"])
+        let diagnostic = try #require(rules.diagnostics.first)
+        #expect(diagnostic.severity == .error)
+        #expect(diagnostic.pointer == "/actions/0/formats/0/format")
+        #expect(diagnostic.message.contains("$3"))
+        #expect(rules.resolve("https://g.example/x").openings.map(\.url) == ["beta://x"])
+    }
+
+    @Test func warnsThatICUReadsDollarTwentyTwoAsGroupTwoAndADigit() throws {
+        let rules = try RuleFixture.single(regex: #"https?://a\.example/(\w)(\w)(\w)$"#, format: "alpha://$22")
+        #expect(rules.diagnostics.map(\.code) == ["W_AMBIGUOUS_GROUP_REF"])
+        #expect(rules.diagnostics.first?.severity == .warning)
+        #expect(rules.diagnostics.first?.pointer == "/actions/0/formats/0/format")
+        #expect(rules.errors.isEmpty)
+        // ICU: group 2 ("y") followed by the literal "2".
+        #expect(rules.resolve("https://a.example/xyz").openings.map(\.url) == ["alpha://y2"])
+        #expect(rules.naiveOpenings(for: "https://a.example/xyz").map(\.url) == ["alpha://y2"])
+    }
+
+    @Test func takesTwoDigitGroupsWhenTheyExist() throws {
+        let regex = "(a)(b)(c)(d)(e)(f)(g)(h)(i)(j)(k)(l)"
+        let rules = try RuleFixture.single(regex: regex, format: "alpha://$12-$1")
+        #expect(rules.diagnostics.isEmpty, "\(rules.diagnostics)")
+        #expect(rules.resolve("abcdefghijkl").openings.map(\.url) == ["alpha://l-a"])
+    }
+
+    @Test(arguments: [#"(a+)+$"#, #"(?:.+\.)+example\.com"#, #"(\w*)*x"#])
+    func warnsAboutNestedRepetition(_ regex: String) throws {
+        let rules = try RuleFixture.single(regex: regex, format: "alpha://x")
+        #expect(rules.diagnostics.map(\.code) == ["W_REDOS_SUSPECT"])
+        #expect(rules.diagnostics.first?.pointer == "/actions/0/regex")
+        #expect(rules.errors.isEmpty)
+    }
+
+    @Test(arguments: [#"https?://(\w+\.)?google\.\w+/url"#, #"(ab)+c"#, #"[(a+)+]x"#, #"\(a+\)+"#])
+    func doesNotFlagSingleRepetition(_ regex: String) throws {
+        let rules = try RuleFixture.single(regex: regex, format: "alpha://x")
+        #expect(rules.diagnostics.isEmpty, "\(rules.diagnostics)")
+    }
+
+    @Test func stopsACatastrophicRegexAtTheBudgetInsteadOfHanging() throws {
+        let rules = try RuleFixture.single(regex: #"^(a+)+$"#, format: "alpha://x")
+        let input = String(repeating: "a", count: 40) + "!"
+        let options = ResolveOptions(budget: MatchBudget(perRegex: .milliseconds(20), perResolution: .milliseconds(50)))
+        let start = ContinuousClock.now
+        let resolution = rules.resolve(input, options: options)
+        #expect(ContinuousClock.now - start < .seconds(2))
+        #expect(resolution.openings.isEmpty)
+        #expect(resolution.timedOutRules == ["/actions/0"])
+    }
+
+    // MARK: Headers
+
+    static let headerActions = #"""
+        [{"regex": "https?://blog\\.example/\\S*\\n.*\"X-Blog\":\"(\\w+)\".*$", "headers": true,
+          "formats": [{"appId": "alpha", "format": "alpha://blog/$1"}]},
+         {"regex": "^https?://blog\\.example/(\\w+)$", "headers": true,
+          "formats": [{"appId": "beta", "format": "beta://post/$1"}]}]
+        """#
+
+    @Test func matchesHeadersActionsAgainstTheLinkAndCompactHeadersJSON() throws {
+        let rules = try RuleFixture.rules(actions: Self.headerActions)
+        #expect(rules.errors.isEmpty, "\(rules.errors)")
+        let options = ResolveOptions(
+            headers: [("Content-Type", "text/html"), ("X-Blog", "someblog")],
+            includeBrowsers: false
+        )
+        let openings = rules.resolve("https://blog.example/post1", options: options).openings
+        #expect(openings.map(\.url) == ["alpha://blog/someblog"])
+        #expect(rules.naiveOpenings(for: "https://blog.example/post1", options: options) == openings)
+    }
+
+    @Test func matchesHeadersActionsAgainstTheLinkAloneWithoutHeaders() throws {
+        let rules = try RuleFixture.rules(actions: Self.headerActions)
+        let openings = rules.resolve("https://blog.example/post1").openings
+        #expect(openings.map(\.url) == ["beta://post/post1"])
+    }
+
+    @Test func escapesHeaderValuesInTheJSON() throws {
+        let rules = try RuleFixture.rules(
+            actions: #"""
+                [{"regex": "\\n(\\{.*\\})$", "headers": true, "formats": [{"appId": "alpha", "format": "alpha://h?$1"}]}]
+                """#
+        )
+        let options = ResolveOptions(headers: [("X-Quote", #"say "hi"\"#)], includeBrowsers: false)
+        let openings = rules.resolve("https://h.example/", options: options).openings
+        #expect(openings.map(\.url) == [#"https://h.example/alpha://h?{"X-Quote":"say \"hi\"\\"}"#])
+    }
+
+    // MARK: Real data
+
+    @Test(.enabled(if: SharedData.isAvailable, SharedData.skipReason))
+    func compilesTheRealVersion5ManifestWithoutErrors() throws {
+        let rules = try RuleFixture.sharedRules("openerManifest-v5.json")
+        #expect(rules.errors.isEmpty, "\(rules.errors.prefix(5))")
+        // The Webex rule nests repetition ((?:.+\.)+webex\.com): the heuristic must see it.
+        #expect(rules.diagnostics.contains { $0.code == "W_REDOS_SUSPECT" })
+    }
+}

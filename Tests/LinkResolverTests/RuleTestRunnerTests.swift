@@ -1,0 +1,146 @@
+import LinkResolver
+import LinkRules
+import SwitchyardTestSupport
+import Testing
+
+/// `RuleTestRunner`: a manifest's own test cases, passed, failed and skipped, and conformance on the real data.
+@Suite struct RuleTestRunnerTests {
+    static let actions = #"""
+        [{"title": "Open", "regex": "https?://r\\.example/(\\w+)$",
+          "testInputs": ["https://r.example/one", "https://r.example/two", "https://other.example/"],
+          "formats": [
+            {"appId": "alpha", "format": "alpha://$1", "testResults": ["alpha://one", "alpha://two", null]},
+            {"appId": "beta", "format": "beta://$1", "testResults": ["beta://one", "beta://WRONG", "beta://none"]},
+            {"appId": "phoneonly", "script2": "function process(url, done) { done('phoneonly://x'); }",
+             "testResults": ["phoneonly://x", "phoneonly://y", null]}
+          ]}]
+        """#
+
+    static func rules() throws -> RuleSet {
+        try RuleFixture.rules(actions: actions)
+    }
+
+    @Test func passesMatchingTemplateCases() async throws {
+        let report = await RuleTestRunner(rules: try Self.rules()).run()
+        let alpha = report.results.filter { $0.location.hasPrefix("/actions/0/formats/0/") }
+        #expect(alpha.map(\.status) == [.passed, .passed, .passed])
+        #expect(alpha.map(\.kind) == [.format, .format, .format])
+        #expect(alpha.map(\.actual) == ["alpha://one", "alpha://two", nil])
+        #expect(alpha.map(\.location) == (0..<3).map { "/actions/0/formats/0/testResults/\($0)" })
+        #expect(alpha.allSatisfy { $0.reason == nil })
+    }
+
+    @Test func failsWithTheExpectedAndActualURLs() async throws {
+        let report = await RuleTestRunner(rules: try Self.rules()).run()
+        let beta = report.results.filter { $0.location.hasPrefix("/actions/0/formats/1/") }
+        #expect(beta.map(\.status) == [.passed, .failed, .failed])
+        #expect(beta[1].expected == "beta://WRONG")
+        #expect(beta[1].actual == "beta://two")
+        #expect(beta[1].reason == #"expected "beta://WRONG", got "beta://two""#)
+        #expect(beta[2].actual == nil)
+        #expect(beta[2].reason == "the regex does not match the input")
+    }
+
+    @Test func skipsScriptCasesWithoutAnEvaluator() async throws {
+        let report = await RuleTestRunner(rules: try Self.rules()).run()
+        let scripted = report.results.filter { $0.kind == .script }
+        #expect(scripted.count == 3)
+        #expect(scripted.allSatisfy { $0.status == .skipped && $0.reason == "script" })
+        #expect(report.passed == 4)
+        #expect(report.failed == 2)
+        #expect(report.skipped == 3)
+        #expect(report.count(.format, .failed) == 2)
+    }
+
+    @Test func failsEveryUnpairedCaseWhenLengthsDiffer() async throws {
+        let rules = try RuleFixture.rules(
+            actions: #"""
+                [{"regex": "https?://l\\.example/(\\w+)$", "testInputs": ["https://l.example/a", "https://l.example/b"],
+                  "formats": [{"appId": "alpha", "format": "alpha://$1", "testResults": ["alpha://a"]},
+                              {"appId": "beta", "format": "beta://$1", "testResults": ["beta://a", "beta://b", "beta://c"]}]}]
+                """#
+        )
+        #expect(rules.errors.map(\.code) == ["E_TEST_LENGTH", "E_TEST_LENGTH"])
+        let report = await RuleTestRunner(rules: rules).run()
+        #expect(report.results.map(\.status) == [.passed, .failed, .passed, .passed, .failed])
+        let unpaired = report.results.filter { $0.status == .failed }
+        #expect(
+            unpaired.map(\.location) == ["/actions/0/formats/0/testResults/1", "/actions/0/formats/1/testResults/2"]
+        )
+        #expect(unpaired.allSatisfy { $0.reason?.contains("test inputs") == true })
+    }
+
+    @Test func reportsCasesOfARejectedRegexAsFailed() async throws {
+        let rules = try RuleFixture.rules(
+            actions: #"""
+                [{"regex": "(", "testInputs": ["x"], "formats": [{"appId": "alpha", "format": "alpha://", "testResults": ["alpha://"]}]}]
+                """#
+        )
+        let report = await RuleTestRunner(rules: rules).run()
+        #expect(report.results.map(\.status) == [.failed])
+        #expect(report.results.first?.reason == "the action's regex did not compile")
+    }
+
+    @Test func runsBrowserAndRedirectCases() async throws {
+        let rules = try RuleFixture.rules(
+            browsers: #"""
+                [{"identifier": "zb", "name": "ZB", "scheme": "zb", "regex": "http(s?.*)$", "format": "zb$1",
+                  "testInputs": ["https://a.example/", "http://b.example/"], "testResults": ["zbs://a.example/", "zb://b.example/"]}]
+                """#,
+            redirects: #"""
+                {"https?://go\\.example/.*$": {"param": "to", "tests": {
+                  "https://go.example/?to=https%3A%2F%2Fa.example%2F": "https://a.example/",
+                  "https://go.example/?to=x": "https://wrong.example/"}}}
+                """#
+        )
+        let report = await RuleTestRunner(rules: rules).run()
+        #expect(report.results.map(\.kind) == [.browser, .browser, .redirect, .redirect])
+        #expect(report.results.map(\.status) == [.passed, .passed, .passed, .failed])
+        #expect(report.results.last?.actual == "x")
+        #expect(
+            report.results[2].location
+                == "/redirects/https?:~1~1go\\.example~1.*$/tests/https:~1~1go.example~1?to=https%3A%2F%2Fa.example%2F"
+        )
+    }
+
+    // MARK: Script evaluators
+
+    /// A fake evaluator that answers from a table keyed by input, recording what it was asked.
+    struct FakeScripts: ScriptEvaluating {
+        var answers: [String: ScriptEvaluation]
+
+        func evaluate(_ source: String, legacy: Bool, input: String, rule: String) async -> ScriptEvaluation {
+            guard rule == "/actions/0/formats/2", !legacy, source.contains("process") else {
+                return .failed(reason: "unexpected call for \(rule)")
+            }
+            return answers[input] ?? .failed(reason: "no answer for \(input)")
+        }
+    }
+
+    @Test func mapsScriptEvaluationsToPassedSkippedAndFailed() async throws {
+        let scripts = FakeScripts(answers: [
+            "https://r.example/one": .completed("phoneonly://x"),
+            "https://r.example/two": .unavailable(reason: "offline"),
+        ])
+        let report = await RuleTestRunner(rules: try Self.rules(), scripts: scripts).run()
+        let scripted = report.results.filter { $0.kind == .script }
+        #expect(scripted.map(\.status) == [.passed, .skipped, .passed])
+        #expect(scripted[0].actual == "phoneonly://x")
+        #expect(scripted[1].reason == "offline")
+        // The third input does not match the regex: the script is not run, and no URL was expected.
+        #expect(scripted[2].actual == nil)
+    }
+
+    @Test func reportsAFailedScriptWithItsReason() async throws {
+        let scripts = FakeScripts(answers: [
+            "https://r.example/one": .failed(reason: "timed out after 100 ms"),
+            "https://r.example/two": .completed("phoneonly://not-y"),
+        ])
+        let report = await RuleTestRunner(rules: try Self.rules(), scripts: scripts).run()
+        let scripted = report.results.filter { $0.kind == .script }
+        #expect(scripted.map(\.status).prefix(2) == [.failed, .failed])
+        #expect(scripted[0].reason == "timed out after 100 ms")
+        #expect(scripted[0].actual == nil)
+        #expect(scripted[1].actual == "phoneonly://not-y")
+    }
+}

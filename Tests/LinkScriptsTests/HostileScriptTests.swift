@@ -1,0 +1,69 @@
+import Foundation
+import LinkScripts
+import SwitchyardTestSupport
+import Testing
+
+/// The `script` cases of `../shared/data/bad-inputs.json`, read at test time: each stopped within its limit, with
+/// the outcome the catalogue asks for, and never a crash.
+@Suite(.serialized) struct HostileScriptTests {
+    struct Case: Sendable, CustomTestStringConvertible {
+        let id: String
+        let source: String
+        let outcome: String
+        var testDescription: String { id }
+    }
+
+    static let cases: [Case] = {
+        guard let data = try? SharedData.data("bad-inputs.json"),
+            let root = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
+            let list = root["cases"] as? [[String: Any]]
+        else { return [] }
+        return list.compactMap { entry in
+            guard entry["area"] as? String == "script", let id = entry["id"] as? String, let source = entry["input"] as? String,
+                let expect = entry["expect"] as? [String: Any], let outcome = expect["outcome"] as? String
+            else { return nil }
+            return Case(id: id, source: source, outcome: outcome)
+        }
+    }()
+
+    /// The resolver passes LinkRules' output policy; this stand-in refuses the same kinds of result.
+    static let runner = ScriptRunner(configuration: ScriptConfiguration(timeLimit: .milliseconds(500)) { url in
+        url.unicodeScalars.contains { $0.value < 0x20 } || url.lowercased().hasPrefix("javascript:") ? "unsafe URL" : nil
+    })
+
+    @Test(.enabled(if: SharedData.isAvailable, SharedData.skipReason))
+    func everyScriptCaseIsListed() {
+        #expect(Self.cases.count == 14)
+    }
+
+    @Test(.enabled(if: SharedData.isAvailable, SharedData.skipReason), arguments: cases)
+    func scriptCaseGetsItsOutcome(_ testCase: Case) async throws {
+        let script = try Self.runner.compile(testCase.source, kind: .script2, name: testCase.id)
+        let blocking = TableNetwork(pages: [:], error: ScriptNetworkError(kind: .blocked, message: "169.254.169.254 is link-local"))
+        let garbage = TableNetwork(pages: ["https://example.com/42": "{not json"])
+        let network: (any ScriptNetwork)? = testCase.id == "S15" ? blocking : (testCase.id == "S21" ? garbage : nil)
+        let clock = ContinuousClock()
+        let start = clock.now
+        let result = await Self.runner.run(script, input: "https://example.com/42", network: network)
+        let elapsed = clock.now - start
+        #expect(elapsed < .milliseconds(500) + .milliseconds(300), "\(testCase.id) took \(elapsed)")
+        switch testCase.outcome {
+        case "result_kept":
+            #expect(try result.output.get() == "app1://ok")
+        case "no_cross_run_effect":
+            #expect(try result.output.get() == nil)
+            // Another rule's script sees the real helpers, not the polluted ones.
+            let other = try Self.runner.compile("function process(u, c) { c(typeof httpRequest === 'function' && ({}).x === undefined ? 'clean' : 'polluted'); }", kind: .script2, name: "other")
+            #expect(try await Self.runner.run(other, input: "x", network: nil).output.get() == "clean")
+        case "returns_null_or_throws":
+            // Documented: jsonRequest returns null for a body that is not JSON.
+            #expect(try result.output.get() == nil)
+        case "null_result_immediately":
+            #expect(result.output.failureCode == .noCompletion)
+            #expect(elapsed < .milliseconds(200))
+        default:
+            // null_result, js_exception_in_script: no URL, a clear error.
+            #expect(result.output.failureCode != nil, "\(testCase.id): \(result.output)")
+        }
+    }
+}

@@ -1,0 +1,136 @@
+import Foundation
+import LinkScripts
+import SwitchyardTestSupport
+import Synchronization
+import Testing
+
+/// A network answering from a table, counting requests; unknown URLs fail like a 404.
+struct TableNetwork: ScriptNetwork {
+    var pages: [String: String]
+    var delay: Duration = .zero
+    var error: ScriptNetworkError?
+
+    func get(_ url: String, timeout: Duration) throws(ScriptNetworkError) -> String {
+        if delay > .zero { Thread.sleep(forTimeInterval: min(Self.seconds(delay), Self.seconds(timeout))) }
+        if let error { throw error }
+        guard let page = pages[url] else { throw ScriptNetworkError(kind: .failed, message: "404 for \(url)") }
+        return page
+    }
+
+    static func seconds(_ duration: Duration) -> Double {
+        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+    }
+}
+
+@Suite struct ScriptRunnerTests {
+    let runner = ScriptRunner(configuration: ScriptConfiguration(timeLimit: .seconds(2)))
+
+    func run(_ source: String, input: String = "https://example.com/42", kind: ScriptKind = .script2, network: (any ScriptNetwork)? = nil, timeLimit: Duration? = nil) async throws -> ScriptResult {
+        let script = try runner.compile(source, kind: kind, name: "/actions/0/formats/0")
+        return await runner.run(script, input: input, network: network, timeLimit: timeLimit)
+    }
+
+    @Test func completesWithAString() async throws {
+        let result = try await run("function process(url, done) { done('app://' + encodeURIComponent(url)); }")
+        #expect(try result.output.get() == "app://https%3A%2F%2Fexample.com%2F42")
+    }
+
+    @Test func nullMeansNoResult() async throws {
+        #expect(try await run("function process(u, c) { c(null); }").output.get() == nil)
+    }
+
+    @Test(arguments: [("zAoa96gwQg", "918912099030336544"), ("D", "3"), ("J_NvB", "167566273"), ("BcETi8Fh-iI", "1658536526642407560")])
+    func base64DigitsToBase10(text: String, expected: String) async throws {
+        let source = """
+            function process(url, done) {
+                var alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
+                var digits = url.split('').map(function (c) { return alphabet.indexOf(c); });
+                done(base64DigitsToBase10String(digits));
+            }
+            """
+        #expect(try await run(source, input: text).output.get() == expected)
+    }
+
+    @Test func btoaEncodesLatin1() async throws {
+        #expect(try await run("function process(u, c) { c(btoa('hello, wörld')); }").output.get() == "aGVsbG8sIHf2cmxk")
+    }
+
+    @Test func httpAndJSONRequestsGoThroughTheNetwork() async throws {
+        let network = TableNetwork(pages: ["https://api.example/42": #"{"id": "abc"}"#, "https://page.example/": "<meta content=\"app://x\">"])
+        let source = "function process(u, c) { var j = jsonRequest('https://api.example/42'); var p = httpRequest('https://page.example/'); c('app://' + j.id + '/' + /content=\"(.*?)\"/.exec(p)[1]); }"
+        let result = try await run(source, network: network)
+        #expect(try result.output.get() == "app://abc/app://x")
+        #expect(result.usedNetwork)
+    }
+
+    @Test func offlineRunsReportThatTheScriptNeedsTheNetwork() async throws {
+        let source = "function process(u, c) { try { c(httpRequest(u)); } catch (e) { c(null); } }"
+        let result = try await run(source)
+        #expect(result.output.failureCode == .needsNetwork)
+    }
+
+    @Test func legacyScriptsGetXMLHttpRequest() async throws {
+        let network = TableNetwork(pages: ["https://example.com/42": "<a href=\"swarm://checkins/1\">"])
+        let source = """
+            function process(url, completionHandler) { var xmlhttp = new XMLHttpRequest(); xmlhttp.onreadystatechange = function() { if (xmlhttp.readyState == 4 && xmlhttp.status == 200) { var res = xmlhttp.responseText; var regex = RegExp('.*(swarm:\\/\\/.*?)\\".*'); var match = regex.exec(res)[1]; completionHandler(match); } }; xmlhttp.open('GET', url, true); xmlhttp.send(); }
+            """
+        #expect(try await run(source, kind: .legacyScript, network: network).output.get() == "swarm://checkins/1")
+    }
+
+    @Test func compileRejectsSyntaxErrorsAndMissingProcess() {
+        #expect(throws: ScriptError.self) { try runner.compile("function process(url, cb) {", kind: .script2, name: "r") }
+        do {
+            _ = try runner.compile("var x = 1;", kind: .script2, name: "r")
+            Issue.record("compiled a script without process")
+        } catch {
+            #expect(error.code == .noProcess)
+        }
+    }
+
+    @Test func infiniteLoopIsStoppedNearItsLimitAndTheNextRunWorks() async throws {
+        let clock = ContinuousClock()
+        let start = clock.now
+        let result = try await run("function process(u, c) { while (true) {} }", timeLimit: .milliseconds(300))
+        let elapsed = clock.now - start
+        #expect(result.output.failureCode == .timeout)
+        #expect(elapsed < .milliseconds(300) + .milliseconds(200), "stopped after \(elapsed)")
+        #expect(try await run("function process(u, c) { c('app://ok'); }").output.get() == "app://ok")
+    }
+
+    @Test func blockedNetworkCallIsBoundedByTheDeadline() async throws {
+        let clock = ContinuousClock()
+        let start = clock.now
+        let result = try await run("function process(u, c) { c(httpRequest(u)); }", network: TableNetwork(pages: [:], delay: .seconds(10)), timeLimit: .milliseconds(300))
+        #expect(clock.now - start < .milliseconds(800))
+        #expect(result.output.failureCode != nil)
+    }
+
+    @Test func aRunawayScriptDoesNotHoldUpOtherRuns() async throws {
+        let clock = ContinuousClock()
+        async let runaway = run("function process(u, c) { for (;;) {} }", timeLimit: .seconds(2))
+        try await Task.sleep(for: .milliseconds(50))
+        let start = clock.now
+        let quick = try await run("function process(u, c) { c('app://quick'); }")
+        #expect(try quick.output.get() == "app://quick")
+        #expect(clock.now - start < .milliseconds(500))
+        _ = try await runaway
+    }
+
+    @Test func manyConcurrentRunsAreSafe() async throws {
+        let script = try runner.compile("function process(u, c) { c('app://' + u.length); }", kind: .script2, name: "r")
+        let results = await withTaskGroup(of: String?.self) { group in
+            for index in 0..<200 {
+                group.addTask { try? await self.runner.run(script, input: String(repeating: "a", count: index), network: nil).output.get() }
+            }
+            return await group.reduce(into: []) { $0.append($1) }
+        }
+        #expect(Set(results.compactMap { $0 }) == Set((0..<200).map { "app://\($0)" }))
+    }
+}
+
+extension Result where Failure == ScriptError {
+    var failureCode: ScriptError.Code? {
+        if case .failure(let error) = self { return error.code }
+        return nil
+    }
+}

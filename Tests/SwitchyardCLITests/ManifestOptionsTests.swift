@@ -1,0 +1,88 @@
+import Foundation
+import Testing
+
+/// Loading `--manifest` files end to end: a broken manifest is an error at `file:line:column` with status 2.
+@Suite struct ManifestOptionsTests {
+    /// A malformed manifest and the `line:column` its first error must name.
+    struct Broken: Sendable, CustomTestStringConvertible {
+        var name: String
+        var text: String
+        var place: String
+        var code: String
+        var testDescription: String { name }
+    }
+
+    static let broken: [Broken] = [
+        Broken(
+            name: "truncated JSON",
+            text: "{\n  \"apps\": [\n    {\"identifier\": \"a\",",
+            place: "3:24",
+            code: "E_JSON_SYNTAX"
+        ),
+        Broken(
+            name: "unknown appId",
+            text: """
+                {
+                  "apps": [{"identifier": "a", "name": "A", "scheme": "a"}],
+                  "actions": [{"regex": "x", "formats": [
+                    {"appId": "nope", "format": "a://"}]}]
+                }
+                """,
+            place: "4:15",
+            code: "E_UNKNOWN_APP"
+        ),
+        Broken(
+            name: "invalid regex",
+            text: """
+                {
+                  "apps": [{"identifier": "a", "name": "A", "scheme": "a"}],
+                  "actions": [{"formats": [{"appId": "a", "format": "a://"}],
+                    "regex": "(unclosed"}]
+                }
+                """,
+            place: "4:14",
+            code: "E_REGEX"
+        ),
+    ]
+
+    @Test(arguments: broken, [["resolve", "https://x.example/"], ["test"]])
+    func rejectsAMalformedManifestAtItsPlace(_ broken: Broken, command: [String]) throws {
+        let directory = try TemporaryDirectory()
+        let path = try directory.write(broken.text, named: "broken.json")
+        let arguments = command == ["test"] ? ["test", path] : command + ["--manifest", path]
+        let output = try SwitchyardProcess.run(arguments)
+        #expect(output.status == 2)
+        #expect(output.stdout.isEmpty)
+        let first = try #require(output.stderrLines.first)
+        #expect(first.hasPrefix("\(path):\(broken.place): error: "), "\(output.stderr)")
+        #expect(first.contains(broken.code))
+    }
+
+    @Test func usesTheRestOfABrokenManifestWhenLenient() throws {
+        let directory = try TemporaryDirectory()
+        let path = try directory.write(Self.broken[1].text, named: "broken.json")
+        let output = try SwitchyardProcess.run(["resolve", "--lenient", "--manifest", path, "https://x.example/"])
+        #expect(output.status == 0)
+        #expect(output.stderrLines.count == 1)
+        #expect(output.stderr.contains("E_UNKNOWN_APP"))
+    }
+
+    @Test func reportsAMissingFileInOneLine() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.url.appendingPathComponent("absent.json").path
+        for arguments in [["resolve", "--manifest", path, "https://x.example/"], ["test", path]] {
+            let output = try SwitchyardProcess.run(arguments)
+            #expect(output.status == 2)
+            #expect(output.stderrLines == ["\(path): error: no readable file at this path"])
+        }
+    }
+
+    @Test(arguments: [["resolve", "--bogus", "https://x.example/"], ["test", "--no-such-flag"], ["frobnicate"]])
+    func rejectsUnknownOptionsWithStatusTwo(_ arguments: [String]) throws {
+        let output = try SwitchyardProcess.run(arguments)
+        #expect(output.status == 2)
+        #expect(output.stdout.isEmpty)
+        #expect(output.stderrLines.count == 1, "\(output.stderr)")
+        #expect(output.stderr.hasPrefix("error: "))
+    }
+}

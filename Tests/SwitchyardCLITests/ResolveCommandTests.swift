@@ -1,0 +1,102 @@
+import Foundation
+import SwitchyardTestSupport
+import Testing
+
+/// `switchyard resolve` end to end: the built binary, the real v5 manifest, the table and the JSON document.
+@Suite struct ResolveCommandTests {
+    static let tweet = "https://twitter.com/zpower/status/588561590997352448"
+
+    /// The apps the v5 manifest sends a tweet to, with the URL each gets.
+    static let tweetApps: [(app: String, name: String, url: String)] = [
+        ("twitter", "Twitter", "twitter://status?id=588561590997352448"),
+        ("tweetbot", "Tweetbot", "tweetbot:///status/588561590997352448"),
+        ("twitterrific", "Twitterrific", "twitterrific:///tweet?id=588561590997352448"),
+        ("aviary", "Aviary", "aviary://twitter.com/statuses/588561590997352448"),
+    ]
+
+    static func manifestPath() throws -> String {
+        try #require(SharedData.url("openerManifest-v5.json")).path
+    }
+
+    @Test(.enabled(if: SharedData.isAvailable, SharedData.skipReason))
+    func printsATableOfOpeningsForATweet() throws {
+        let output = try SwitchyardProcess.run(["resolve", "--manifest", try Self.manifestPath(), Self.tweet])
+        #expect(output.status == 0, "\(output.stderr)")
+        #expect(output.stderr.isEmpty)
+        let lines = output.stdout.split(separator: "\n").map {
+            $0.split(separator: " ", omittingEmptySubsequences: true).joined(separator: " ")
+        }
+        #expect(lines.first == "Input: \(Self.tweet)")
+        #expect(lines.contains("KIND APP ACTION URL"))
+        for (_, name, url) in Self.tweetApps {
+            #expect(lines.contains("action \(name) Open Tweet \(url)"), "no row for \(name)")
+        }
+        #expect(lines.contains("browser Chrome Chrome googlechromes://twitter.com/zpower/status/588561590997352448"))
+        #expect(lines.contains("browser Safari Safari (script: run to get the URL)"))
+    }
+
+    @Test(.enabled(if: SharedData.isAvailable, SharedData.skipReason))
+    func printsTheDocumentedJSONShapeForATweet() throws {
+        let output = try SwitchyardProcess.run(["resolve", "--json", "--manifest", try Self.manifestPath(), Self.tweet])
+        #expect(output.status == 0, "\(output.stderr)")
+        let document = try #require(try JSONSerialization.jsonObject(with: Data(output.stdout.utf8)) as? [String: Any])
+        #expect(document["input"] as? String == Self.tweet)
+        #expect(document["unwrapped"] as? String == Self.tweet)
+        let openings = try #require(document["openings"] as? [[String: Any]])
+        for opening in openings {
+            for key in ["kind", "title", "url", "needsScript"] {
+                #expect(opening.keys.contains(key), "an opening lacks \(key): \(opening)")
+            }
+            #expect(["action", "browser", "preview"].contains(opening["kind"] as? String ?? ""))
+        }
+        let actions = openings.filter { $0["kind"] as? String == "action" }
+        for (app, name, url) in Self.tweetApps {
+            let opening = try #require(actions.first { $0["app"] as? String == app }, "no opening for \(app)")
+            #expect(opening["appName"] as? String == name)
+            #expect(opening["title"] as? String == "Open Tweet")
+            #expect(opening["url"] as? String == url)
+            #expect(opening["needsScript"] as? Bool == false)
+        }
+        // Manifest order: the first action's formats, in file order.
+        #expect(actions.prefix(3).compactMap { $0["app"] as? String } == ["twitter", "tweetbot", "twitterrific"])
+        let browsers = openings.filter { $0["kind"] as? String == "browser" }
+        #expect(browsers.count == 44)
+        let safari = try #require(browsers.first { $0["app"] as? String == "safari" })
+        #expect(safari["url"] is NSNull)
+        #expect(safari["needsScript"] as? Bool == true)
+        let chrome = try #require(browsers.first { $0["app"] as? String == "chrome" })
+        #expect(chrome["url"] as? String == "googlechromes://twitter.com/zpower/status/588561590997352448")
+        // Browsers come after every action.
+        let kinds = openings.compactMap { $0["kind"] as? String }
+        #expect(kinds == kinds.sorted { ($0 == "action" ? 0 : 1) < ($1 == "action" ? 0 : 1) })
+    }
+
+    @Test(.enabled(if: SharedData.isAvailable, SharedData.skipReason))
+    func filtersByInstalledSchemes() throws {
+        let output = try SwitchyardProcess.run([
+            "resolve", "--json", "--installed", "tweetbot,googlechrome", "--manifest", try Self.manifestPath(),
+            Self.tweet,
+        ])
+        #expect(output.status == 0, "\(output.stderr)")
+        let document = try #require(try JSONSerialization.jsonObject(with: Data(output.stdout.utf8)) as? [String: Any])
+        let openings = try #require(document["openings"] as? [[String: Any]])
+        #expect(openings.compactMap { $0["app"] as? String } == ["tweetbot", "chrome"])
+    }
+
+    @Test func resolvesWithTheBundledRulesWhenNoManifestIsGiven() throws {
+        let output = try SwitchyardProcess.run(["resolve", "--json", Self.tweet])
+        #expect(output.status == 0, "\(output.stderr)")
+        let document = try #require(try JSONSerialization.jsonObject(with: Data(output.stdout.utf8)) as? [String: Any])
+        #expect(document["input"] as? String == Self.tweet)
+        #expect((document["openings"] as? [Any])?.isEmpty == false)
+    }
+
+    @Test(arguments: ["", "not a url", "https://a.example/\u{01}"])
+    func refusesABadLinkWithOneLineAndStatusTwo(_ link: String) throws {
+        let output = try SwitchyardProcess.run(["resolve", link])
+        #expect(output.status == 2)
+        #expect(output.stdout.isEmpty)
+        #expect(output.stderrLines.count == 1)
+        #expect(output.stderr.hasPrefix("error: "))
+    }
+}

@@ -1,0 +1,101 @@
+import Foundation
+import SwitchyardTestSupport
+
+/// Runs the built `switchyard` binary of the package under test and captures what it printed.
+struct SwitchyardProcess {
+    /// What one run printed and how it ended.
+    struct Output {
+        var status: Int32
+        var stdout: String
+        var stderr: String
+
+        /// The non-empty lines of standard error.
+        var stderrLines: [String] { stderr.split(separator: "\n").map(String.init) }
+    }
+
+    struct Failure: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    /// The binary beside the test bundle: `swift test` puts both in `.build/<triple>/<configuration>/`, so the
+    /// configuration is never hard-coded. The package-root fallbacks cover runners that move the bundle.
+    static var binaryURL: URL {
+        let bundle = Bundle.main.bundleURL
+        var candidates = [
+            bundle.appendingPathComponent("switchyard"),
+            bundle.deletingLastPathComponent().appendingPathComponent("switchyard"),
+        ]
+        if let executable = Bundle.main.executableURL {
+            candidates.append(executable.deletingLastPathComponent().appendingPathComponent("switchyard"))
+        }
+        for configuration in ["debug", "release"] {
+            candidates.append(SharedData.packageRoot.appendingPathComponent(".build/\(configuration)/switchyard"))
+        }
+        return candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) } ?? candidates[0]
+    }
+
+    /// Runs `switchyard arguments…`; output goes to temporary files so large outputs cannot block on a full pipe.
+    static func run(_ arguments: [String], timeout: Duration = .seconds(120)) throws -> Output {
+        let binary = binaryURL
+        guard FileManager.default.isExecutableFile(atPath: binary.path) else {
+            throw Failure(description: "the switchyard binary was not built: looked for \(binary.path)")
+        }
+        let directory = try TemporaryDirectory()
+        let stdoutURL = directory.url.appendingPathComponent("stdout")
+        let stderrURL = directory.url.appendingPathComponent("stderr")
+        for url in [stdoutURL, stderrURL] where !FileManager.default.createFile(atPath: url.path, contents: nil) {
+            throw Failure(description: "cannot create the capture file \(url.path)")
+        }
+        let stdout = try FileHandle(forWritingTo: stdoutURL)
+        let stderr = try FileHandle(forWritingTo: stderrURL)
+        defer {
+            try? stdout.close()
+            try? stderr.close()
+        }
+        let process = Process()
+        process.executableURL = binary
+        process.arguments = arguments
+        process.standardOutput = stdout
+        process.standardError = stderr
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        let deadline = ContinuousClock.now + timeout
+        while process.isRunning && ContinuousClock.now < deadline {
+            Thread.sleep(forTimeInterval: 0.02)
+        }
+        if process.isRunning {
+            process.terminate()
+            process.waitUntilExit()
+            throw Failure(
+                description: "switchyard \(arguments.joined(separator: " ")) did not finish within \(timeout)"
+            )
+        }
+        process.waitUntilExit()
+        return Output(
+            status: process.terminationStatus,
+            stdout: String(decoding: try Data(contentsOf: stdoutURL), as: UTF8.self),
+            stderr: String(decoding: try Data(contentsOf: stderrURL), as: UTF8.self)
+        )
+    }
+}
+
+/// A fresh directory under the system's temporary folder, removed when the value is released.
+final class TemporaryDirectory {
+    let url: URL
+
+    init() throws {
+        url = FileManager.default.temporaryDirectory.appendingPathComponent("switchyard-cli-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    }
+
+    /// Writes `text` to a file in the directory and returns its path.
+    func write(_ text: String, named name: String) throws -> String {
+        let file = url.appendingPathComponent(name)
+        try Data(text.utf8).write(to: file)
+        return file.path
+    }
+
+    deinit {
+        try? FileManager.default.removeItem(at: url)
+    }
+}

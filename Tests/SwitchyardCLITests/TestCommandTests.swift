@@ -1,0 +1,58 @@
+import Foundation
+import SwitchyardTestSupport
+import Testing
+
+/// `switchyard test` end to end: the embedded tests of the bundled rules and of the real manifests.
+@Suite struct TestCommandTests {
+    @Test func bundledRulesPassTheirOwnTests() throws {
+        let output = try SwitchyardProcess.run(["test"])
+        #expect(output.status == 0, "\(output.stdout)\n\(output.stderr)")
+        #expect(output.stdout.contains("bundled:default-rules.json (v5)"))
+        #expect(output.stdout.contains(" 0 failed, "))
+    }
+
+    @Test(.enabled(if: SharedData.isAvailable, SharedData.skipReason))
+    func printsJSONTotalsForTheRealVersion5Manifest() throws {
+        let path = try #require(SharedData.url("openerManifest-v5.json")).path
+        let output = try SwitchyardProcess.run(["test", "--json", path])
+        #expect(output.status == 0, "\(output.stderr)")
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(output.stdout.utf8)) as? [String: Any])
+        let results = try #require(report["results"] as? [[String: Any]])
+        #expect(report["failed"] as? Int == 0)
+        #expect(report["passed"] as? Int == 1374 + 67 + 65)
+        let skipped = try #require(report["skipped"] as? Int)
+        #expect(skipped == results.count { $0["kind"] as? String == "script" })
+        #expect(results.count == 1374 + 67 + 65 + skipped)
+        // Every result has the same keys, with explicit nulls.
+        let keys: Set<String> = ["kind", "status", "location", "input", "expected", "actual", "reason"]
+        #expect(results.allSatisfy { Set($0.keys) == keys })
+        #expect(results.count { $0["kind"] as? String == "redirect" && $0["status"] as? String == "passed" } == 65)
+    }
+
+    @Test(.enabled(if: SharedData.isAvailable, SharedData.skipReason))
+    func summarisesTheRealVersion2Manifest() throws {
+        let path = try #require(SharedData.url("openerManifest-v2.json")).path
+        let output = try SwitchyardProcess.run(["test", path])
+        #expect(output.status == 0, "\(output.stderr)")
+        #expect(output.stdout.contains("(v2): 170 apps, 240 actions, 20 browsers"))
+        let lines = output.stdout.split(separator: "\n").map { $0.split(separator: " ").joined(separator: " ") }
+        #expect(lines.contains("format 677 passed, 0 failed, 0 skipped"))
+        #expect(lines.contains("browser 29 passed, 0 failed, 0 skipped"))
+    }
+
+    @Test func exitsOneWhenACaseFails() throws {
+        let directory = try TemporaryDirectory()
+        let path = try directory.write(
+            #"""
+            {"apps": [{"identifier": "a", "name": "A", "scheme": "a"}],
+             "actions": [{"regex": "https?://x\\.example/(\\w+)$", "testInputs": ["https://x.example/q"],
+                          "formats": [{"appId": "a", "format": "a://$1", "testResults": ["a://WRONG"]}]}]}
+            """#,
+            named: "failing.json"
+        )
+        let output = try SwitchyardProcess.run(["test", path])
+        #expect(output.status == 1)
+        #expect(output.stdout.contains("FAIL /actions/0/formats/0/testResults/0: https://x.example/q"))
+        #expect(output.stdout.contains(#"expected "a://WRONG", got "a://q""#))
+    }
+}
