@@ -24,6 +24,7 @@ let package = Package(
         .library(name: "LinkRules", targets: ["LinkRules"]),
         .library(name: "LinkResolver", targets: ["LinkResolver"]),
         .library(name: "LinkFetching", targets: ["LinkFetching"]),
+        .library(name: "LinkScripts", targets: ["LinkScripts"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
@@ -45,7 +46,10 @@ let package = Package(
             name: "LinkFetching",
             dependencies: [asyncHTTPClient, logging, .product(name: "NIOHTTPCompression", package: "swift-nio-extras")] + nio
         ),
-        .target(name: "LinkResolver", dependencies: ["LinkRules"], resources: [.copy("Resources/default-rules.json")]),
+        .target(
+            name: "LinkResolver", dependencies: ["LinkRules", "LinkScripts", "LinkFetching"],
+            resources: [.copy("Resources/default-rules.json")]
+        ),
         .target(
             name: "LinkServer", dependencies: ["LinkRules", "LinkResolver", hummingbird, logging],
             resources: [.copy("Resources/playground")]

@@ -1,5 +1,6 @@
 import Foundation
 import LinkRules
+import LinkScripts
 
 /// Compiles each rule's regex once and checks its templates against it, collecting diagnostics.
 struct RuleCompiler {
@@ -43,13 +44,30 @@ struct RuleCompiler {
         return true
     }
 
+    /// Checks a script's syntax with JavaScriptCore's parser (no code runs) and that it declares `process`; a script
+    /// that cannot work is left out at load, like a regex that does not compile.
+    mutating func checkScript(_ output: Output, at pointer: JSONPointer) -> Bool {
+        guard case .script(let source, let legacy) = output else { return true }
+        let key = pointer.appending(legacy ? "script" : "script2")
+        if let problem = ScriptSyntaxChecker.shared.check(source) {
+            let line = problem.line.map { " on script line \($0)" } ?? ""
+            report(.error, "E_SCRIPT_SYNTAX", "the script has a syntax error\(line): \(problem.message); this entry is ignored", at: key)
+            return false
+        }
+        guard ScriptSyntaxChecker.mentionsProcess(source) else {
+            report(.error, "E_NO_PROCESS", "the script defines no function process(url, completionHandler); this entry is ignored", at: key)
+            return false
+        }
+        return true
+    }
+
     mutating func compile(_ action: Action, appsById: [String: App]) -> CompiledAction? {
         guard let regex = regex(action.regex, at: action.pointer.appending("regex")) else { return nil }
         var formats: [CompiledFormat] = []
         for format in action.formats {
             guard let app = format.inlineApp ?? appsById[format.appId], let output = format.fields.output else { continue }
             let templatePointer = format.pointer.appending("format")
-            guard checkTemplate(output, regex: regex, at: templatePointer) else { continue }
+            guard checkTemplate(output, regex: regex, at: templatePointer), checkScript(output, at: format.pointer) else { continue }
             formats.append(CompiledFormat(format: format, app: app, output: output, groupCount: regex.groupCount))
         }
         return CompiledAction(action: action, regex: regex, formats: formats)
@@ -58,7 +76,8 @@ struct RuleCompiler {
     mutating func compile(_ browser: Browser) -> CompiledBrowser? {
         guard let regex = regex(browser.regex, at: browser.pointer.appending("regex")),
             let output = browser.fields.output,
-            checkTemplate(output, regex: regex, at: browser.pointer.appending("format"))
+            checkTemplate(output, regex: regex, at: browser.pointer.appending("format")),
+            checkScript(output, at: browser.pointer)
         else { return nil }
         return CompiledBrowser(browser: browser, regex: regex, output: output)
     }

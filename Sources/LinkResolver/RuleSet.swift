@@ -21,6 +21,10 @@ public struct RuleSet: Sendable {
     let actionFilter: Prefilter
     /// Actions matched against `URL + "\n" + headers JSON`: candidates whenever headers are given.
     let headerActions: [Int]
+    /// For each `headers` action, its pattern's part before the `\n` (nil: cannot be split, assume it applies).
+    let headerURLPatterns: [CompiledRegex?]
+    /// Every script output by the JSON pointer of its rule.
+    let scriptIndex: [String: (source: String, legacy: Bool, usesHeaders: Bool)]
     let previewFilter: Prefilter
 
     /// Compiles a loaded manifest.
@@ -52,9 +56,23 @@ public struct RuleSet: Sendable {
         }
         self.browsers = browsers
         self.trivialPatterns = trivialPatterns
+        var scripts: [String: (source: String, legacy: Bool, usesHeaders: Bool)] = [:]
+        for action in actions {
+            for format in action.formats {
+                if case .script(let source, let legacy) = format.output { scripts[format.rule] = (source, legacy, action.action.headers) }
+            }
+        }
+        for browser in browsers {
+            if case .script(let source, let legacy) = browser.output { scripts[browser.rule] = (source, legacy, false) }
+        }
+        for preview in previews {
+            if case .script(let source, let legacy) = preview.output { scripts[preview.rule] = (source, legacy, false) }
+        }
+        scriptIndex = scripts
         redirects = manifest.redirects.compactMap { compiler.compile($0) }
         actionFilter = Prefilter(literals: actionLiterals)
         headerActions = actions.indices.filter { actions[$0].action.headers }
+        headerURLPatterns = headerActions.map { Self.urlPart(ofHeadersPattern: actions[$0].action.regex) }
         previewFilter = Prefilter(patterns: previews.map(\.preview.regex))
         self.actions = actions
         self.previews = previews
@@ -79,6 +97,28 @@ public struct RuleSet: Sendable {
 
     /// The diagnostics that are errors.
     public var errors: [Diagnostic] { diagnostics.filter { $0.severity == .error } }
+
+    /// The part of a `headers` rule's pattern before its top-level `\n`, compiled.
+    static func urlPart(ofHeadersPattern pattern: String) -> CompiledRegex? {
+        let characters = Array(pattern)
+        var depth = 0, inClass = false, index = 0
+        while index < characters.count {
+            switch characters[index] {
+            case "\\":
+                if !inClass, depth == 0, index + 1 < characters.count, characters[index + 1] == "n" {
+                    return try? CompiledRegex(String(characters[..<index]))
+                }
+                index += 1
+            case "[": inClass = true
+            case "]": inClass = false
+            case "(" where !inClass: depth += 1
+            case ")" where !inClass: depth -= 1
+            default: break
+            }
+            index += 1
+        }
+        return nil
+    }
 }
 
 // The compiled entries are classes so that the hot loop retains one reference per entry instead of copying every

@@ -27,14 +27,24 @@ struct ResolveCommand: AsyncParsableCommand {
     @Flag(help: "Print one JSON object instead of a table.")
     var json = false
 
+    @Flag(help: "List script openings without running their scripts.")
+    var noScripts = false
+
+    @OptionGroup(title: "Network (on by default: scripts, short-link unwrapping and header lookups may fetch)")
+    var network: NetworkOptions
+
     func run() async throws {
-        let rules = try manifestOptions.loadRules()
+        let rules = try await manifestOptions.loadRules(network: network)
+        let fetcher = network.fetcher(onlineByDefault: true)
+        let resolver = Resolver(
+            rules: rules, scripts: noScripts ? nil : ScriptEngine(fetcher: fetcher, timeLimit: network.scriptTimeLimit),
+            fetcher: fetcher)
         var options = ResolveOptions(platform: platform)
         if let installed {
             options.installedSchemes = Set(installed.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).lowercased() }.filter { !$0.isEmpty })
         }
         if let batch {
-            try resolveBatch(batch, rules: rules, options: options)
+            try await resolveBatch(batch, resolver: resolver, options: options)
             return
         }
         guard let url else { throw CommandFailure(message: "error: give a link to resolve, or --batch FILE") }
@@ -44,7 +54,7 @@ struct ResolveCommand: AsyncParsableCommand {
         } catch {
             throw CommandFailure(message: "error: \(error.description)")
         }
-        var resolution = rules.resolve(link, options: options)
+        var resolution = await resolver.resolve(link, options: options, scriptBudget: network.scriptTimeLimit)
         resolution.input = url
         if json {
             try JSONOutput.print(ResolutionDocument(resolution))
@@ -55,7 +65,7 @@ struct ResolveCommand: AsyncParsableCommand {
 
     /// One JSON object per input line, in order; a bad line gets `{"input", "error": {"code", "message"}}` and the
     /// run goes on (a batch of a million links should not stop at one bad one).
-    private func resolveBatch(_ source: String, rules: RuleSet, options: ResolveOptions) throws {
+    private func resolveBatch(_ source: String, resolver: Resolver, options: ResolveOptions) async throws {
         let handle: FileHandle
         if source == "-" {
             handle = FileHandle.standardInput
@@ -69,11 +79,12 @@ struct ResolveCommand: AsyncParsableCommand {
         var output = Data()
         for line in LineReader(handle) where !line.trimmingCharacters(in: .whitespaces).isEmpty {
             let document: any Encodable
-            do {
-                var resolution = rules.resolve(try LinkInput.normalize(line), options: options)
+            switch Result(catching: { () throws(LinkInputError) in try LinkInput.normalize(line) }) {
+            case .success(let link):
+                var resolution = await resolver.resolve(link, options: options, scriptBudget: network.scriptTimeLimit)
                 resolution.input = line
                 document = ResolutionDocument(resolution)
-            } catch {
+            case .failure(let error):
                 document = BatchError(input: line, error: .init(code: error.code.rawValue, message: error.message))
             }
             output.append(try encoder.encode(document))

@@ -19,14 +19,16 @@ struct TestCommand: AsyncParsableCommand {
     @Flag(help: "Run the tests even when some entries have errors (their cases are reported as failed).")
     var lenient = false
 
+    @OptionGroup(title: "Network (offline by default: script cases that need it are skipped with reason \"needs network\")")
+    var network: NetworkOptions
+
     func run() async throws {
-        let rules =
-            if let path {
-                try ManifestOptions.load(path: path, lenient: lenient)
-            } else {
-                try ManifestOptions.parse(lenient ? ["--lenient"] : []).loadRules()
-            }
-        let report = await RuleTestRunner(rules: rules).run()
+        var manifestOptions = ManifestOptions()
+        manifestOptions.manifest = path
+        manifestOptions.lenient = lenient
+        let rules = try await manifestOptions.loadRules(network: network)
+        let scripts = ScriptEngine(fetcher: network.fetcher(onlineByDefault: false), timeLimit: network.scriptTimeLimit)
+        let report = await RuleTestRunner(rules: rules, scripts: scripts).run()
         if json {
             try JSONOutput.print(report)
         } else {
