@@ -26,8 +26,9 @@ public final class Resolver: Sendable {
         redirectFollower = fetcher.map { RedirectFollower(fetcher: $0, maxHops: maximumRedirectHops) }
     }
 
-    /// Resolves a link that has passed ``LinkInput/normalize(_:maximumLength:)``.
-    public func resolve(_ link: String, options: ResolveOptions = ResolveOptions(), scriptBudget: Duration = .seconds(15)) async -> Resolution {
+    /// Resolves a link that has passed ``LinkInput/normalize(_:maximumLength:)``. `scriptBudget` bounds each script
+    /// run of this request (default: the engine's time limit).
+    public func resolve(_ link: String, options: ResolveOptions = ResolveOptions(), scriptBudget: Duration? = nil) async -> Resolution {
         var options = options
         var (unwrapped, steps) = rules.applyRedirects(to: link)
         if options.headers == nil, let fetcher, rules.headerRulesCouldApply(to: unwrapped) {
@@ -60,7 +61,7 @@ public final class Resolver: Sendable {
     }
 
     /// Runs every script opening concurrently; each gets the input its rule matched.
-    private func render(_ openings: [Opening], link: String, options: ResolveOptions, scripts: ScriptEngine, budget: Duration) async -> [Opening] {
+    private func render(_ openings: [Opening], link: String, options: ResolveOptions, scripts: ScriptEngine, budget: Duration?) async -> [Opening] {
         let headerInput = options.headers.map { link + "\n" + RuleSet.compactJSON($0) }
         return await withTaskGroup(of: (Int, Opening).self) { group in
             for (index, opening) in openings.enumerated() where opening.needsScript {

@@ -1,0 +1,118 @@
+import Foundation
+import LinkFetching
+import LinkResolver
+import LinkRules
+import SwitchyardTestSupport
+import Testing
+
+/// The resolver against a real HTTP server on 127.0.0.1: scripts that fetch, record and replay, the address
+/// policy, short links, `headers` rules, and runaway scripts.
+@Suite(.serialized) struct ResolverNetworkTests {
+    /// A rule set whose rules point at the test server (its host is 127.0.0.1 with an ephemeral port).
+    static func rules(port: Int) throws -> RuleSet {
+        let manifest = """
+            {"apps": [{"identifier": "app", "name": "App", "scheme": "app"}, {"identifier": "tumbl", "name": "Tumbl", "scheme": "tumbl"}],
+             "actions": [
+               {"title": "Open Item", "regex": "http://127\\\\.0\\\\.0\\\\.1:\(port)/item/(\\\\d+)", "formats": [
+                 {"appId": "app", "script2": "function process(url, done) { var data = jsonRequest(url.replace('/item/', '/api/')); var page = httpRequest(url.replace('/item/', '/page/')); done('app://item/' + data.id + '?title=' + encodeURIComponent(/<title>(.*)<\\\\/title>/.exec(page)[1])); }"}]},
+               {"title": "Final Page", "regex": "http://127\\\\.0\\\\.0\\\\.1:\(port)/final/(\\\\w+)$", "formats": [{"appId": "app", "format": "app://final/$1"}]},
+               {"title": "Open Blog", "headers": true, "regex": "http://127\\\\.0\\\\.0\\\\.1:\(port)/blog/.*\\\\n.*\\"X-Blog-Name\\":\\"(\\\\w+)\\".*$", "formats": [{"appId": "tumbl", "format": "tumbl://blog/$1"}]},
+               {"title": "Spin", "regex": "http://127\\\\.0\\\\.0\\\\.1:\(port)/spin", "formats": [{"appId": "app", "script2": "function process(u, c) { while (true) {} }"}]}
+             ]}
+            """
+        return try RuleSet.load(manifest)
+    }
+
+    static func startServer() async throws -> LoopbackHTTPServer {
+        try await LoopbackHTTPServer.start { request in
+            switch request.path {
+            case "/api/7": return .text(#"{"id": "seven"}"#, headers: [.init("Content-Type", "application/json")])
+            case "/page/7": return .text("<html><title>Lucky & Seven</title></html>")
+            case "/short": return .redirect(to: "/hop", status: 301)
+            case "/hop": return .redirect(to: "/final/done", status: 302)
+            case "/final/done": return .text("final")
+            case "/blog/post": return .text("blog", headers: [.init("X-Blog-Name", "karlsblog")])
+            default: return .text("not found", status: 404)
+            }
+        }
+    }
+
+    static let loopback = NetworkPolicy(allowPrivateAddresses: true)
+
+    @Test func scriptThatFetchesRenders() async throws {
+        let server = try await Self.startServer()
+        defer { Task { await server.stop() } }
+        let fetcher = LiveFetcher(policy: Self.loopback)
+        let resolver = Resolver(rules: try Self.rules(port: server.port), scripts: ScriptEngine(fetcher: fetcher), fetcher: fetcher)
+        let resolution = await resolver.resolve(server.url("/item/7"), options: ResolveOptions(includeBrowsers: false))
+        #expect(resolution.openings.first?.url == "app://item/seven?title=Lucky%20%26%20Seven")
+    }
+
+    @Test func recordThenReplayGivesTheSameResultWithTheServerStopped() async throws {
+        let fixtures = FileManager.default.temporaryDirectory.appendingPathComponent("switchyard-fixtures-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: fixtures) }
+        let server = try await Self.startServer()
+        let rules = try Self.rules(port: server.port)
+        let link = server.url("/item/7")
+        let recorder = RecordingFetcher(wrapping: LiveFetcher(policy: Self.loopback), directory: fixtures)
+        let recorded = await Resolver(rules: rules, scripts: ScriptEngine(fetcher: recorder), fetcher: recorder)
+            .resolve(link, options: ResolveOptions(includeBrowsers: false))
+        await server.stop()
+        let replayer = ReplayingFetcher(directory: fixtures)
+        let replayed = await Resolver(rules: rules, scripts: ScriptEngine(fetcher: replayer), fetcher: replayer)
+            .resolve(link, options: ResolveOptions(includeBrowsers: false))
+        #expect(recorded.openings.first?.url == "app://item/seven?title=Lucky%20%26%20Seven")
+        #expect(replayed.openings == recorded.openings)
+        // And the runner's view of the same script: offline it needs the network; replaying it passes.
+        let offline = await ScriptEngine(fetcher: nil).evaluate(try #require(rules.manifest.actions.first?.formats.first?.fields.script2), legacy: false, input: link, rule: "r")
+        #expect(offline == .unavailable(reason: "needs network"))
+    }
+
+    @Test func privateAddressesAreRefusedByDefault() async throws {
+        let server = try await Self.startServer()
+        defer { Task { await server.stop() } }
+        let fetcher = LiveFetcher()  // the standard policy
+        let resolver = Resolver(rules: try Self.rules(port: server.port), scripts: ScriptEngine(fetcher: fetcher), fetcher: fetcher)
+        let resolution = await resolver.resolve(server.url("/item/7"), options: ResolveOptions(includeBrowsers: false))
+        let opening = try #require(resolution.openings.first)
+        #expect(opening.url == nil)
+        #expect(opening.scriptError?.contains("E_SSRF_BLOCKED") == true, "\(opening.scriptError ?? "")")
+        #expect(server.requestCount == 0)
+    }
+
+    @Test func shortLinkRedirectingTwiceResolvesToTheFinalURLsOpenings() async throws {
+        let server = try await Self.startServer()
+        defer { Task { await server.stop() } }
+        let fetcher = LiveFetcher(policy: Self.loopback)
+        let resolver = Resolver(rules: try Self.rules(port: server.port), scripts: nil, fetcher: fetcher)
+        let resolution = await resolver.resolve(server.url("/short"), options: ResolveOptions(includeBrowsers: false))
+        #expect(resolution.unwrapped == server.url("/final/done"))
+        #expect(resolution.steps.map(\.kind) == ["http-redirect", "http-redirect"])
+        #expect(resolution.openings.map(\.url) == ["app://final/done"])
+    }
+
+    @Test func headersActionMatchesOnServedHeaders() async throws {
+        let server = try await Self.startServer()
+        defer { Task { await server.stop() } }
+        let fetcher = LiveFetcher(policy: Self.loopback)
+        let resolver = Resolver(rules: try Self.rules(port: server.port), scripts: nil, fetcher: fetcher)
+        let resolution = await resolver.resolve(server.url("/blog/post"), options: ResolveOptions(includeBrowsers: false))
+        #expect(resolution.openings.map(\.url) == ["tumbl://blog/karlsblog"])
+        // No HEAD request is made for links no headers rule could match.
+        let before = server.requests.filter { $0.method == "HEAD" }.count
+        _ = await resolver.resolve(server.url("/final/done"), options: ResolveOptions(includeBrowsers: false))
+        #expect(server.requests.filter { $0.method == "HEAD" }.count == before)
+    }
+
+    @Test func runawayScriptTimesOutAndTheNextResolutionWorks() async throws {
+        let rules = try Self.rules(port: 9)
+        let resolver = Resolver(rules: rules, scripts: ScriptEngine(fetcher: nil, timeLimit: .milliseconds(500)), fetcher: nil)
+        let clock = ContinuousClock()
+        let start = clock.now
+        let spun = await resolver.resolve("http://127.0.0.1:9/spin", options: ResolveOptions(includeBrowsers: false))
+        #expect(clock.now - start < .milliseconds(500) + .seconds(1))
+        #expect(spun.openings.first?.scriptError?.contains("E_SCRIPT_TIMEOUT") == true)
+        let next = await resolver.resolve("http://127.0.0.1:9/final/abc", options: ResolveOptions(includeBrowsers: false))
+        #expect(next.openings.map(\.url) == ["app://final/abc"])
+    }
+}
