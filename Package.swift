@@ -51,7 +51,7 @@ let package = Package(
             resources: [.copy("Resources/default-rules.json")]
         ),
         .target(
-            name: "LinkServer", dependencies: ["LinkRules", "LinkResolver", hummingbird, logging],
+            name: "LinkServer", dependencies: ["LinkRules", "LinkResolver", "LinkFetching", hummingbird, logging],
             resources: [.copy("Resources/playground")]
         ),
         .executableTarget(

@@ -18,12 +18,13 @@ public final class Resolver: Sendable {
     public let fetcher: (any LinkFetching)?
     private let redirectFollower: RedirectFollower?
 
-    /// Creates a resolver.
-    public init(rules: RuleSet, scripts: ScriptEngine?, fetcher: (any LinkFetching)?, maximumRedirectHops: Int = 5) {
+    /// Creates a resolver; pass a shared `redirectFollower` to keep its cache of followed short links across
+    /// resolvers (a server makes one resolver per rule-set generation).
+    public init(rules: RuleSet, scripts: ScriptEngine?, fetcher: (any LinkFetching)?, redirectFollower: RedirectFollower? = nil) {
         self.rules = rules
         self.scripts = scripts
         self.fetcher = fetcher
-        redirectFollower = fetcher.map { RedirectFollower(fetcher: $0, maxHops: maximumRedirectHops) }
+        self.redirectFollower = redirectFollower ?? fetcher.map { RedirectFollower(fetcher: $0) }
     }
 
     /// Resolves a link that has passed ``LinkInput/normalize(_:maximumLength:)``. `scriptBudget` bounds each script

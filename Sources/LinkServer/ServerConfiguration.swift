@@ -14,13 +14,23 @@ public struct ServerConfiguration: Sendable {
     public var maximumBodyBytes: Int
     /// The most links in one batch request.
     public var maximumBatchSize: Int
+    /// The time each script of a request may run.
+    public var scriptBudget: Duration
+    /// Whether the server may fetch (scripts' requests, short links, headers); off: everything stays local.
+    public var networkEnabled: Bool
+    /// Whether fetches may reach loopback and private addresses (local testing only).
+    public var allowPrivateAddresses: Bool
 
     /// Creates a configuration with safe defaults.
     public init(
         host: String = "127.0.0.1", port: Int = 8080, manifest: ManifestSource = .bundled,
         reloadInterval: Duration = .seconds(5), maximumLinkLength: Int = 8192, maximumBodyBytes: Int = 1 << 20,
-        maximumBatchSize: Int = 1000
+        maximumBatchSize: Int = 1000, scriptBudget: Duration = .seconds(5), networkEnabled: Bool = true,
+        allowPrivateAddresses: Bool = false
     ) {
+        self.scriptBudget = scriptBudget
+        self.networkEnabled = networkEnabled
+        self.allowPrivateAddresses = allowPrivateAddresses
         self.host = host
         self.port = port
         self.manifest = manifest

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
+import LinkFetching
 import LinkResolver
 import LinkRules
 
@@ -9,12 +10,19 @@ public struct ServerRoutes: Sendable {
     let store: RuleSetStore
     let metrics: ServerMetrics
     let configuration: ServerConfiguration
+    let network: ServerNetwork
 
     /// Creates the routes.
-    public init(store: RuleSetStore, metrics: ServerMetrics, configuration: ServerConfiguration) {
+    public init(store: RuleSetStore, metrics: ServerMetrics, configuration: ServerConfiguration, network: ServerNetwork) {
         self.store = store
         self.metrics = metrics
         self.configuration = configuration
+        self.network = network
+    }
+
+    /// A resolver over the current rules: scripts rendered within the request budget, short links unwrapped.
+    func resolver() -> Resolver {
+        Resolver(rules: store.rules, scripts: network.scripts, fetcher: network.fetcher, redirectFollower: network.redirectFollower)
     }
 
     /// The router with every route and the metrics middleware.
@@ -25,7 +33,7 @@ public struct ServerRoutes: Sendable {
         router.get("/metrics") { _, _ in
             Response(status: .ok, headers: [.contentType: "text/plain; version=0.0.4"], body: .init(byteBuffer: ByteBuffer(string: self.metrics.render(generation: self.store.generation))))
         }
-        router.get("/v1/resolve") { request, _ in try self.resolveOne(request) }
+        router.get("/v1/resolve") { request, _ in try await self.resolveOne(request) }
         router.post("/v1/resolve") { request, _ in try await self.resolveBatch(request) }
         router.get("/v1/explain") { request, _ in
             let link = try self.link(from: request)
@@ -39,7 +47,7 @@ public struct ServerRoutes: Sendable {
 
     // MARK: Resolve
 
-    func resolveOne(_ request: Request) throws -> Response {
+    func resolveOne(_ request: Request) async throws -> Response {
         let link = try link(from: request)
         var options = ResolveOptions()
         if let installed = request.uri.queryParameters["installed"] {
@@ -51,7 +59,7 @@ public struct ServerRoutes: Sendable {
             }
             options.platform = value
         }
-        var resolution = store.rules.resolve(link, options: options)
+        var resolution = await resolver().resolve(link, options: options, scriptBudget: configuration.scriptBudget)
         resolution.input = request.uri.queryParameters["url"].map(String.init) ?? link
         return try json(ResolutionDocument(resolution))
     }
@@ -81,14 +89,16 @@ public struct ServerRoutes: Sendable {
             }
             options.platform = value
         }
-        let rules = store.rules
-        let results = batch.urls.map { raw -> BatchResult in
-            do throws(LinkInputError) {
-                var resolution = rules.resolve(try LinkInput.normalize(raw, maximumLength: configuration.maximumLinkLength), options: options)
+        let resolver = resolver()
+        var results: [BatchResult] = []
+        for raw in batch.urls {
+            switch Result(catching: { () throws(LinkInputError) in try LinkInput.normalize(raw, maximumLength: configuration.maximumLinkLength) }) {
+            case .success(let link):
+                var resolution = await resolver.resolve(link, options: options, scriptBudget: configuration.scriptBudget)
                 resolution.input = raw
-                return .resolved(ResolutionDocument(resolution))
-            } catch {
-                return .failed(input: raw, code: error.code.rawValue, message: error.message)
+                results.append(.resolved(ResolutionDocument(resolution)))
+            case .failure(let error):
+                results.append(.failed(input: raw, code: error.code.rawValue, message: error.message))
             }
         }
         return try json(BatchResponse(results: results))
@@ -120,6 +130,23 @@ public struct ServerRoutes: Sendable {
             return "wrong type at \(context.codingPath.map(\.stringValue).joined(separator: "."))"
         }
         return "not valid JSON"
+    }
+}
+
+/// The network side of a server: one fetcher with the safety policy, one script engine, one short-link cache.
+public struct ServerNetwork: Sendable {
+    /// Where requests go (nil: the server never fetches; scripts that need the network say so).
+    public let fetcher: (any LinkFetching)?
+    /// Renders scripts.
+    public let scripts: ScriptEngine
+    /// Follows short links, with a process-wide cache.
+    public let redirectFollower: RedirectFollower?
+
+    /// Creates the network side with the given fetcher (the standard policy by default).
+    public init(fetcher: (any LinkFetching)? = LiveFetcher(), scriptTimeLimit: Duration = .seconds(15)) {
+        self.fetcher = fetcher
+        scripts = ScriptEngine(fetcher: fetcher, timeLimit: scriptTimeLimit)
+        redirectFollower = fetcher.map { RedirectFollower(fetcher: $0) }
     }
 }
 

@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import Hummingbird
+import LinkFetching
 import LinkResolver
 import LinkRules
 import Logging
@@ -13,6 +14,8 @@ public struct SwitchyardServer: Sendable {
     public let store: RuleSetStore
     /// Its metrics.
     public let metrics: ServerMetrics
+    /// Its fetcher, script engine and short-link cache.
+    public let network: ServerNetwork
     let logger: Logger
 
     /// Loads and vets the initial rules; a bad initial manifest is an error (there is nothing older to serve).
@@ -22,12 +25,15 @@ public struct SwitchyardServer: Sendable {
         let rules = try await RuleSetLoader.load(configuration.manifest)
         store = RuleSetStore(rules, fileSignature: Self.signature(of: configuration.manifest))
         metrics = ServerMetrics()
+        network = ServerNetwork(
+            fetcher: configuration.networkEnabled ? LiveFetcher(policy: NetworkPolicy(allowPrivateAddresses: configuration.allowPrivateAddresses)) : nil,
+            scriptTimeLimit: configuration.scriptBudget)
         logger.info("rules loaded", metadata: ["source": "\(configuration.manifest)", "actions": "\(rules.manifest.actions.count)"])
     }
 
     /// The Hummingbird application (for running, or for in-process tests with HummingbirdTesting).
     public func application(onServerRunning: (@Sendable (Int) async -> Void)? = nil) -> some ApplicationProtocol {
-        let routes = ServerRoutes(store: store, metrics: metrics, configuration: configuration)
+        let routes = ServerRoutes(store: store, metrics: metrics, configuration: configuration, network: network)
         return Application(
             router: routes.router(),
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "switchyard"),

@@ -25,6 +25,15 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Log level: trace, debug, info, notice, warning, error, critical.")
     var logLevel = "info"
 
+    @Option(help: "Seconds each script of a request may run.")
+    var scriptBudget: Double = 5
+
+    @Flag(help: "Never fetch: scripts that need the network report it, short links are not unwrapped.")
+    var offline = false
+
+    @Flag(help: "Let fetches reach loopback and private addresses (local testing only).")
+    var allowPrivateAddresses = false
+
     func run() async throws {
         guard let level = Logger.Level(rawValue: logLevel) else {
             throw CommandFailure(message: "error: --log-level must be one of trace, debug, info, notice, warning, error, critical")
@@ -38,7 +47,9 @@ struct ServeCommand: AsyncParsableCommand {
             throw CommandFailure(message: "\(manifest): error: no readable file at this path")
         }
         let configuration = ServerConfiguration(
-            host: host, port: port, manifest: manifest.map { .file($0) } ?? .bundled, reloadInterval: .seconds(max(reloadInterval, 1)))
+            host: host, port: port, manifest: manifest.map { .file($0) } ?? .bundled, reloadInterval: .seconds(max(reloadInterval, 1)),
+            scriptBudget: .milliseconds(Int(min(max(scriptBudget, 0.1), 60) * 1000)), networkEnabled: !offline,
+            allowPrivateAddresses: allowPrivateAddresses)
         let server: SwitchyardServer
         do {
             server = try await SwitchyardServer(configuration: configuration)

@@ -96,7 +96,7 @@ import FoundationNetworking
         let dom = try Self.run(browser, common + ["--dump-dom", page])
         #expect(dom.contains("data-state=\"done\""))
         #expect(dom.contains("twitter://status?id=20"))
-        #expect(dom.components(separatedBy: "class=\"opening\"").count > 10)
+        #expect(dom.components(separatedBy: "class=\"opening\"").count > 5)
         _ = try Self.run(browser, common + ["--window-size=1100,900", "--screenshot=\(screenshot.path)", page])
         let attributes = try FileManager.default.attributesOfItem(atPath: screenshot.path)
         #expect((attributes[.size] as? Int ?? 0) > 10_000, "the screenshot is in test-output/playground.png")

@@ -15,18 +15,27 @@ import Testing
     func printsJSONTotalsForTheRealVersion5Manifest() throws {
         let path = try #require(SharedData.url("openerManifest-v5.json")).path
         let output = try SwitchyardProcess.run(["test", "--json", path])
-        #expect(output.status == 0, "\(output.stderr)")
+        // The manifest's stale Tidal tests (inputs its regex cannot match) fail, so the exit status is 1.
+        #expect(output.status == 1, "\(output.stderr)")
         let report = try #require(try JSONSerialization.jsonObject(with: Data(output.stdout.utf8)) as? [String: Any])
         let results = try #require(report["results"] as? [[String: Any]])
-        #expect(report["failed"] as? Int == 0)
-        #expect(report["passed"] as? Int == 1374 + 67 + 65)
-        let skipped = try #require(report["skipped"] as? Int)
-        #expect(skipped == results.count { $0["kind"] as? String == "script" })
-        #expect(results.count == 1374 + 67 + 65 + skipped)
+        func count(_ kind: String, _ status: String) -> Int {
+            results.count { $0["kind"] as? String == kind && $0["status"] as? String == status }
+        }
+        #expect(count("format", "passed") == 1374)
+        #expect(count("browser", "passed") == 67)
+        #expect(count("redirect", "passed") == 65)
+        #expect(count("script", "passed") == 279)
+        #expect(report["failed"] as? Int == 12)
+        let failures = results.filter { $0["status"] as? String == "failed" }
+        #expect(failures.allSatisfy { ($0["location"] as? String)?.hasPrefix("/actions/218/") == true && $0["reason"] as? String == "the regex does not match the input" })
+        // Offline by default: scripts that call the network are skipped, each with its reason.
+        let skipped = results.filter { $0["status"] as? String == "skipped" }
+        #expect(skipped.count == report["skipped"] as? Int)
+        #expect(skipped.allSatisfy { $0["kind"] as? String == "script" && $0["reason"] as? String == "needs network" })
         // Every result has the same keys, with explicit nulls.
         let keys: Set<String> = ["kind", "status", "location", "input", "expected", "actual", "reason"]
         #expect(results.allSatisfy { Set($0.keys) == keys })
-        #expect(results.count { $0["kind"] as? String == "redirect" && $0["status"] as? String == "passed" } == 65)
     }
 
     @Test(.enabled(if: SharedData.isAvailable, SharedData.skipReason))
