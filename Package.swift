@@ -25,6 +25,7 @@ let package = Package(
         .library(name: "LinkResolver", targets: ["LinkResolver"]),
         .library(name: "LinkFetching", targets: ["LinkFetching"]),
         .library(name: "LinkScripts", targets: ["LinkScripts"]),
+        .library(name: "XCallbackURL", targets: ["XCallbackURL"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
@@ -41,6 +42,7 @@ let package = Package(
             providers: [.apt(["libjavascriptcoregtk-4.1-dev"])]
         ),
         .target(name: "LinkRules"),
+        .target(name: "XCallbackURL"),
         .target(name: "LinkScripts", dependencies: [.target(name: "CJavaScriptCore", condition: .when(platforms: [.linux]))]),
         .target(
             name: "LinkFetching",
@@ -55,11 +57,12 @@ let package = Package(
             resources: [.copy("Resources/playground")]
         ),
         .executableTarget(
-            name: "switchyard", dependencies: ["LinkRules", "LinkResolver", "LinkFetching", "LinkServer", argumentParser, logging]
+            name: "switchyard", dependencies: ["LinkRules", "LinkResolver", "LinkFetching", "LinkServer", "XCallbackURL", argumentParser, logging]
         ),
         .target(name: "SwitchyardTestSupport", dependencies: ["LinkRules"] + nio, path: "Tests/SwitchyardTestSupport"),
         .testTarget(name: "LinkFetchingTests", dependencies: ["LinkFetching", "SwitchyardTestSupport"]),
         .testTarget(name: "LinkScriptsTests", dependencies: ["LinkScripts", "SwitchyardTestSupport"]),
+        .testTarget(name: "XCallbackURLTests", dependencies: ["XCallbackURL", "SwitchyardTestSupport"]),
         .testTarget(name: "LinkRulesTests", dependencies: ["LinkRules", "SwitchyardTestSupport"]),
         .testTarget(name: "LinkResolverTests", dependencies: ["LinkResolver", "SwitchyardTestSupport"]),
         .testTarget(name: "LinkServerTests", dependencies: ["LinkServer", "SwitchyardTestSupport", hummingbirdTesting]),

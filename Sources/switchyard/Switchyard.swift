@@ -14,6 +14,7 @@ struct Switchyard: AsyncParsableCommand {
             BenchCommand.self,
             ExplainCommand.self,
             ServeCommand.self,
+            XCallbackCommand.self,
         ]
     )
 

@@ -34,7 +34,7 @@ import XCallbackURL
     }
 
     @Test(arguments: [
-        ("https://x-callback-url/do", XCallbackURLError.Code.notXCallbackURL),
+        ("app:x-callback-url/do", XCallbackURLError.Code.notXCallbackURL),
         ("app://example.com/do", .notXCallbackURL),
         ("app://x-callback-url/", .badAction),
         ("app://x-callback-url/../x", .badAction),
