@@ -53,7 +53,7 @@ let package = Package(
             resources: [.copy("Resources/default-rules.json")]
         ),
         .target(
-            name: "LinkServer", dependencies: ["LinkRules", "LinkResolver", "LinkFetching", hummingbird, logging],
+            name: "LinkServer", dependencies: ["LinkRules", "LinkResolver", "LinkFetching", "XCallbackURL", hummingbird, logging],
             resources: [.copy("Resources/playground")]
         ),
         .executableTarget(

@@ -4,6 +4,7 @@ import Hummingbird
 import LinkFetching
 import LinkResolver
 import LinkRules
+import XCallbackURL
 
 /// The HTTP API (JSON, versioned under `/v1`) and the playground, over one ``RuleSetStore``.
 public struct ServerRoutes: Sendable {
@@ -40,6 +41,7 @@ public struct ServerRoutes: Sendable {
             return try self.json(self.store.rules.explain(link))
         }
         router.get("/v1/apps") { _, _ in try self.json(AppList(self.store.rules.manifest)) }
+        router.post("/v1/xcallback/parse") { request, _ in try await self.parseXCallback(request) }
         router.get("/v1/tests") { _, _ in try self.json(await RuleTestRunner(rules: self.store.rules).run()) }
         PlaygroundRoutes.add(to: router)
         return router
@@ -104,6 +106,27 @@ public struct ServerRoutes: Sendable {
         return try json(BatchResponse(results: results))
     }
 
+    /// `{"url": "app://x-callback-url/…"}` → its parts, or 400 naming the part at fault.
+    func parseXCallback(_ request: Request) async throws -> Response {
+        let body: ByteBuffer
+        do {
+            body = try await request.body.collect(upTo: configuration.maximumBodyBytes)
+        } catch {
+            throw APIError(.contentTooLarge, "E_BODY_TOO_LARGE", "the request body is larger than \(configuration.maximumBodyBytes) bytes")
+        }
+        struct Body: Decodable { var url: String }
+        guard let decoded = try? JSONDecoder().decode(Body.self, from: Data(body.readableBytesView)) else {
+            throw APIError(.badRequest, "E_JSON", "the body must be JSON {\"url\": \"app://x-callback-url/…\"}")
+        }
+        let parsed: XCallbackRequest
+        do throws(XCallbackURLError) {
+            parsed = try XCallbackRequest(parsing: decoded.url)
+        } catch {
+            throw APIError(.badRequest, error.code.rawValue, error.description)
+        }
+        return try json(XCallbackDocument(scheme: parsed.scheme, action: parsed.action, source: parsed.source, success: parsed.success, error: parsed.error, cancel: parsed.cancel, parameters: parsed.parameters))
+    }
+
     /// The `url` query parameter, normalised; refusals carry the right status.
     func link(from request: Request) throws -> String {
         guard let raw = request.uri.queryParameters["url"] else {
@@ -148,6 +171,16 @@ public struct ServerNetwork: Sendable {
         scripts = ScriptEngine(fetcher: fetcher, timeLimit: scriptTimeLimit)
         redirectFollower = fetcher.map { RedirectFollower(fetcher: $0) }
     }
+}
+
+struct XCallbackDocument: Encodable {
+    var scheme: String
+    var action: String
+    var source: String?
+    var success: String?
+    var error: String?
+    var cancel: String?
+    var parameters: [XCallbackRequest.Parameter]
 }
 
 struct Health: Encodable {

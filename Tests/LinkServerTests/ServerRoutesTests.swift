@@ -116,6 +116,25 @@ import Testing
         }
     }
 
+    @Test func parsesXCallbackURLs() async throws {
+        let app = try await Self.server().application()
+        try await app.test(.router) { client in
+            let good = ByteBuffer(string: #"{"url": "bear://x-callback-url/create?x-success=myapp%3A%2F%2Fdone%3Fx%3D1&title=Hi%20there"}"#)
+            try await client.execute(uri: "/v1/xcallback/parse", method: .post, body: good) { response in
+                #expect(response.status == .ok)
+                let body = try Self.json(response.body)
+                #expect(body["success"] as? String == "myapp://done?x=1")
+                #expect(body["action"] as? String == "create")
+            }
+            let bad = ByteBuffer(string: #"{"url": "bear://x-callback-url/create?x-success=javascript%3Aalert(1)"}"#)
+            try await client.execute(uri: "/v1/xcallback/parse", method: .post, body: bad) { response in
+                #expect(response.status == .badRequest)
+                let body = try Self.json(response.body)
+                #expect((body["error"] as? [String: Any])?["code"] as? String == "E_FORBIDDEN_CALLBACK_SCHEME")
+            }
+        }
+    }
+
     @Test func reloadSwapsGoodRulesAndKeepsThemWhenANewFileIsBad() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("switchyard-reload-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
