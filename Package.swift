@@ -26,6 +26,7 @@ let package = Package(
         .library(name: "LinkFetching", targets: ["LinkFetching"]),
         .library(name: "LinkScripts", targets: ["LinkScripts"]),
         .library(name: "XCallbackURL", targets: ["XCallbackURL"]),
+        .library(name: "DeeplinkTemplates", targets: ["DeeplinkTemplates"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
@@ -43,6 +44,7 @@ let package = Package(
         ),
         .target(name: "LinkRules"),
         .target(name: "XCallbackURL"),
+        .target(name: "DeeplinkTemplates"),
         .target(name: "LinkScripts", dependencies: [.target(name: "CJavaScriptCore", condition: .when(platforms: [.linux]))]),
         .target(
             name: "LinkFetching",
@@ -63,6 +65,7 @@ let package = Package(
         .testTarget(name: "LinkFetchingTests", dependencies: ["LinkFetching", "SwitchyardTestSupport"]),
         .testTarget(name: "LinkScriptsTests", dependencies: ["LinkScripts", "SwitchyardTestSupport"]),
         .testTarget(name: "XCallbackURLTests", dependencies: ["XCallbackURL", "SwitchyardTestSupport"]),
+        .testTarget(name: "DeeplinkTemplatesTests", dependencies: ["DeeplinkTemplates", "SwitchyardTestSupport"]),
         .testTarget(name: "LinkRulesTests", dependencies: ["LinkRules", "SwitchyardTestSupport"]),
         .testTarget(name: "LinkResolverTests", dependencies: ["LinkResolver", "SwitchyardTestSupport"]),
         .testTarget(name: "LinkServerTests", dependencies: ["LinkServer", "SwitchyardTestSupport", hummingbirdTesting]),

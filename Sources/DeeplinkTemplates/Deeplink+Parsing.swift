@@ -1,0 +1,171 @@
+import Foundation
+
+extension Deeplink {
+    /// Matches `url` and writes its arguments into `value`; properties the template does not mention keep their
+    /// value, and an argument with no text in the URL becomes `""`.
+    ///
+    /// Paths are matched by default; a template that contains `?` also matches the query (named parameters, in
+    /// any order, unknown ones ignored) and one with `#` the fragment.
+    public func parse(_ url: URL, into value: inout Value) throws(DeeplinkError) {
+        try checkScope(url)
+        let (pathComponents, queryComponents, fragmentComponents) = split()
+        let parts = Self.parts(of: url)
+        var working = value
+        try Self.match(pathComponents, against: parts.path, part: "path", into: &working, exact: true)
+        if let queryComponents {
+            try Self.matchQuery(queryComponents, against: parts.query ?? "", into: &working)
+        }
+        if let fragmentComponents {
+            try Self.match(fragmentComponents, against: parts.fragment ?? "", part: "fragment", into: &working, exact: true)
+        }
+        value = working
+    }
+
+    /// Whether the template matches `url` (values are discarded).
+    public func matches(_ url: URL, startingWith value: Value) -> Bool {
+        var copy = value
+        return (try? parse(url, into: &copy)) != nil
+    }
+
+    func checkScope(_ url: URL) throws(DeeplinkError) {
+        if let scheme, url.scheme?.lowercased() != scheme.lowercased() {
+            throw DeeplinkError(.wrongScope, "the scheme is \"\(url.scheme ?? "")\", the template \(pattern) is for \"\(scheme)\"")
+        }
+        if let host, (url.host ?? "").lowercased() != host.lowercased() {
+            throw DeeplinkError(.wrongScope, "the host is \"\(url.host ?? "")\", the template \(pattern) is for \"\(host)\"")
+        }
+    }
+
+    /// The template's components split at its first literal `?` and `#`.
+    func split() -> (path: [Component], query: [Component]?, fragment: [Component]?) {
+        var path: [Component] = [], query: [Component]?, fragment: [Component]?
+        func add(_ component: Component) {
+            if fragment != nil { fragment?.append(component) } else if query != nil { query?.append(component) } else { path.append(component) }
+        }
+        for component in components {
+            guard case .literal(var text) = component else {
+                add(component)
+                continue
+            }
+            while let marker = text.firstIndex(where: { ($0 == "?" && query == nil && fragment == nil) || ($0 == "#" && fragment == nil) }) {
+                let before = String(text[..<marker])
+                if !before.isEmpty { add(.literal(before)) }
+                if text[marker] == "?" { query = [] } else { fragment = [] }
+                text = String(text[text.index(after: marker)...])
+            }
+            if !text.isEmpty { add(.literal(text)) }
+        }
+        return (path, query, fragment)
+    }
+
+    /// Path, query and fragment of any URL form: `https://host/path`, `scheme:///path`, and `scheme://item/path`,
+    /// where an app's custom scheme uses the "host" as the first path segment (`app://item?id=1` is `/item`).
+    static func parts(of url: URL) -> (path: String, query: String?, fragment: String?) {
+        let text = url.absoluteString
+        var rest = Substring(text)
+        if let schemeEnd = rest.range(of: "://") {
+            let scheme = rest[..<schemeEnd.lowerBound].lowercased()
+            rest = rest[schemeEnd.upperBound...]
+            let host = rest.prefix { $0 != "/" && $0 != "?" && $0 != "#" }
+            rest = rest.dropFirst(host.count)
+            if scheme != "http" && scheme != "https" && !host.isEmpty {
+                let remainder = Parts.split(rest)
+                return ("/" + host + remainder.path, remainder.query, remainder.fragment)
+            }
+        } else if let colon = rest.firstIndex(of: ":") {
+            rest = rest[rest.index(after: colon)...]
+        }
+        return Parts.split(rest)
+    }
+
+    /// Literals must match exactly; an argument takes the text up to the next literal, or at the end up to the
+    /// next `/`, `?`, `#` or `&` (a catch-all takes the rest); `exact` requires nothing but a `/` to be left.
+    static func match(_ components: [Component], against target: String, part: String, into value: inout Value, exact: Bool) throws(DeeplinkError) {
+        var position = target.startIndex
+        for (index, component) in components.enumerated() {
+            switch component {
+            case .literal(let text):
+                guard target[position...].hasPrefix(text) else {
+                    let found = target[position...].prefix(text.count + 8)
+                    throw DeeplinkError(.literalMismatch, "in the \(part), expected \"\(text)\" at offset \(target.distance(from: target.startIndex, to: position)), found \"\(found)\"")
+                }
+                position = target.index(position, offsetBy: text.count)
+            case .argument(let slot):
+                // Up to the next literal; when that literal is not there, the argument ends like a last one does
+                // (so the mismatch is reported where the URL departs from the template).
+                let segmentEnd = slot.extent == .rest ? target.endIndex : (target[position...].firstIndex { "/?#&".contains($0) } ?? target.endIndex)
+                var end = segmentEnd
+                if index + 1 < components.count, case .literal(let next) = components[index + 1],
+                    let found = target[position...].range(of: next)?.lowerBound
+                {
+                    end = found
+                }
+                let raw = String(target[position..<end])
+                let text = raw.removingPercentEncoding ?? raw
+                guard slot.write(&value, text) else {
+                    throw DeeplinkError(.invalidArgument, "in the \(part), \"\(text)\" is not a valid value for {\(slot.name)}")
+                }
+                position = end
+            }
+        }
+        let rest = target[position...]
+        if exact, !rest.isEmpty, rest != "/" {
+            throw DeeplinkError(.trailingText, "the \(part) goes on after the template: \"\(rest.prefix(40))\"")
+        }
+    }
+
+    /// The query part of a template is `name=value` pairs; each is found by name in the URL's query, in any order.
+    static func matchQuery(_ components: [Component], against query: String, into value: inout Value) throws(DeeplinkError) {
+        var items: [String: String] = [:]
+        for pair in query.split(separator: "&") {
+            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            let name = String(parts[0]).removingPercentEncoding ?? String(parts[0])
+            if items[name] == nil { items[name] = parts.count > 1 ? String(parts[1]) : "" }
+        }
+        // Group the template's components into name=… pairs separated by "&".
+        var pairs: [[Component]] = [[]]
+        for component in components {
+            guard case .literal(let text) = component else {
+                pairs[pairs.count - 1].append(component)
+                continue
+            }
+            for (offset, piece) in text.split(separator: "&", omittingEmptySubsequences: false).enumerated() {
+                if offset > 0 { pairs.append([]) }
+                if !piece.isEmpty { pairs[pairs.count - 1].append(.literal(String(piece))) }
+            }
+        }
+        for pair in pairs where !pair.isEmpty {
+            guard case .literal(let head)? = pair.first, let equals = head.firstIndex(of: "=") else {
+                throw DeeplinkError(.invalidTemplate, "a query part of the template must be name=value")
+            }
+            let name = String(head[..<equals])
+            guard let found = items[name] else {
+                throw DeeplinkError(.missingParameter, "the query has no parameter \"\(name)\"")
+            }
+            var rest = Array(pair.dropFirst())
+            let afterEquals = String(head[head.index(after: equals)...])
+            if !afterEquals.isEmpty { rest.insert(.literal(afterEquals), at: 0) }
+            try match(rest, against: found, part: "query parameter \"\(name)\"", into: &value, exact: true)
+        }
+    }
+}
+
+extension Deeplink where Value == Void {
+    /// Matches a literal-only template; throws when the URL does not match.
+    public func parse(_ url: URL) throws(DeeplinkError) {
+        var nothing: Void = ()
+        try parse(url, into: &nothing)
+    }
+}
+
+/// Splits what follows the authority into path, query and fragment.
+enum Parts {
+    static func split(_ rest: Substring) -> (path: String, query: String?, fragment: String?) {
+        let fragmentStart = rest.firstIndex(of: "#")
+        let fragment = fragmentStart.map { String(rest[rest.index(after: $0)...]) }
+        let beforeFragment = rest[..<(fragmentStart ?? rest.endIndex)]
+        let queryStart = beforeFragment.firstIndex(of: "?")
+        let query = queryStart.map { String(beforeFragment[beforeFragment.index(after: $0)...]) }
+        return (String(beforeFragment[..<(queryStart ?? beforeFragment.endIndex)]), query, fragment)
+    }
+}

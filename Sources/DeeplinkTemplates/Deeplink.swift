@@ -1,0 +1,129 @@
+import Foundation
+
+/// A deep-link template written as a string literal, with interpolated key paths where the URL carries values:
+/// `try "/artist/\(\.slug)/\(\.id)" as Deeplink<Artist>`; literal-only templates are `Deeplink<Void>`.
+///
+/// Matching is pure and thread-safe: a template is an immutable value (key paths are immutable, hence
+/// `@unchecked Sendable`), and parsing writes into a value the caller owns.
+public struct Deeplink<Value>: @unchecked Sendable {
+    enum Component {
+        case literal(String)
+        case argument(Slot<Value>)
+    }
+
+    let components: [Component]
+    /// When set, only URLs with this scheme match (compared case-insensitively).
+    public var scheme: String?
+    /// When set, only URLs with this host match (compared case-insensitively; a custom scheme's empty host is "").
+    public var host: String?
+
+    init(components: [Component]) {
+        self.components = components
+    }
+
+    /// Scopes the template to a scheme and/or host.
+    public func scoped(scheme: String? = nil, host: String? = nil) -> Deeplink {
+        var copy = self
+        copy.scheme = scheme ?? self.scheme
+        copy.host = host ?? self.host
+        return copy
+    }
+
+    /// The template text (arguments shown as `{name}`), for messages.
+    public var pattern: String {
+        components.map { component in
+            switch component {
+            case .literal(let text): text
+            case .argument(let slot): "{\(slot.name)}"
+            }
+        }.joined()
+    }
+}
+
+/// How one interpolated key path reads and writes its value.
+struct Slot<Value> {
+    enum Extent {
+        /// Up to the next literal, or at the end up to the next `/`, `?`, `#` or `&`.
+        case segment
+        /// Everything up to the next literal or the end.
+        case rest
+    }
+
+    let name: String
+    let extent: Extent
+    let write: (inout Value, String) -> Bool
+    let read: (Value) -> String?
+}
+
+/// Builds a template from a string literal with interpolations.
+public struct DeeplinkInterpolation<Value>: StringInterpolationProtocol {
+    var components: [Deeplink<Value>.Component] = []
+
+    public init(literalCapacity: Int, interpolationCount: Int) {}
+
+    public mutating func appendLiteral(_ literal: String) {
+        guard !literal.isEmpty else { return }
+        if case .literal(let previous)? = components.last {
+            components[components.count - 1] = .literal(previous + literal)
+        } else {
+            components.append(.literal(literal))
+        }
+    }
+
+    private mutating func append(_ slot: Slot<Value>) throws(DeeplinkError) {
+        if case .argument(let previous)? = components.last {
+            throw DeeplinkError(.adjacentArguments, "the arguments {\(previous.name)} and {\(slot.name)} follow each other with no text between them, so where one ends cannot be known")
+        }
+        components.append(.argument(slot))
+    }
+
+    /// An optional string property: the original library's argument.
+    public mutating func appendInterpolation(_ keyPath: WritableKeyPath<Value, String?>) throws(DeeplinkError) {
+        try append(Slot(name: Self.name(of: keyPath), extent: .segment, write: { $0[keyPath: keyPath] = $1; return true }, read: { $0[keyPath: keyPath] }))
+    }
+
+    /// A typed property (`Int?`, `UUID?`, `Bool?`, an enum): text that does not read as the type fails the match.
+    public mutating func appendInterpolation<T: DeeplinkArgument>(_ keyPath: WritableKeyPath<Value, T?>) throws(DeeplinkError) {
+        try append(Slot(name: Self.name(of: keyPath), extent: .segment, write: { value, text in
+            guard let parsed = T(deeplinkArgument: text) else { return false }
+            value[keyPath: keyPath] = parsed
+            return true
+        }, read: { $0[keyPath: keyPath]?.deeplinkArgument }))
+    }
+
+    /// A catch-all argument: takes the rest of the URL (up to the next literal, if any), slashes included.
+    public mutating func appendInterpolation(rest keyPath: WritableKeyPath<Value, String?>) throws(DeeplinkError) {
+        try append(Slot(name: Self.name(of: keyPath), extent: .rest, write: { $0[keyPath: keyPath] = $1; return true }, read: { $0[keyPath: keyPath] }))
+    }
+
+    /// A list argument: one segment split on `separator` (`1,2,3` → `[1, 2, 3]`).
+    public mutating func appendInterpolation<T: DeeplinkArgument>(list keyPath: WritableKeyPath<Value, [T]?>, separator: String = ",") throws(DeeplinkError) {
+        try append(Slot(name: Self.name(of: keyPath), extent: .segment, write: { value, text in
+            let items = text.isEmpty ? [] : text.components(separatedBy: separator)
+            var parsed: [T] = []
+            for item in items {
+                guard let element = T(deeplinkArgument: item) else { return false }
+                parsed.append(element)
+            }
+            value[keyPath: keyPath] = parsed
+            return true
+        }, read: { $0[keyPath: keyPath]?.map(\.deeplinkArgument).joined(separator: separator) }))
+    }
+
+    static func name(of keyPath: AnyKeyPath) -> String {
+        let text = String(describing: keyPath)
+        return text.split(separator: ".").last.map(String.init) ?? text
+    }
+}
+
+extension Deeplink: ExpressibleByStringLiteral, ExpressibleByUnicodeScalarLiteral, ExpressibleByExtendedGraphemeClusterLiteral {
+    public init(stringLiteral value: String) {
+        self.init(components: value.isEmpty ? [] : [.literal(value)])
+    }
+}
+
+extension Deeplink: ExpressibleByStringInterpolation {
+    public init(stringInterpolation: DeeplinkInterpolation<Value>) {
+        self.init(components: stringInterpolation.components)
+    }
+}
