@@ -124,7 +124,7 @@ public struct ServerRoutes: Sendable {
         } catch {
             throw APIError(.badRequest, error.code.rawValue, error.description)
         }
-        return try json(XCallbackDocument(scheme: parsed.scheme, action: parsed.action, source: parsed.source, success: parsed.success, error: parsed.error, cancel: parsed.cancel, parameters: parsed.parameters))
+        return try json(parsed)
     }
 
     /// The `url` query parameter, normalised; refusals carry the right status.
@@ -171,16 +171,6 @@ public struct ServerNetwork: Sendable {
         scripts = ScriptEngine(fetcher: fetcher, timeLimit: scriptTimeLimit)
         redirectFollower = fetcher.map { RedirectFollower(fetcher: $0) }
     }
-}
-
-struct XCallbackDocument: Encodable {
-    var scheme: String
-    var action: String
-    var source: String?
-    var success: String?
-    var error: String?
-    var cancel: String?
-    var parameters: [XCallbackRequest.Parameter]
 }
 
 struct Health: Encodable {

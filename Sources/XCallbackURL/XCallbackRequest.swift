@@ -149,3 +149,22 @@ extension XCallbackRequest {
         try self.init(scheme: scheme, action: action, source: source, success: success, error: error, cancel: cancel, parameters: parameters.filter { !$0.name.lowercased().hasPrefix("x-") })
     }
 }
+
+/// The JSON form shared by `switchyard xcallback parse --json` and the HTTP API:
+/// `{"scheme", "action", "source", "success", "error", "cancel", "parameters": [{"name", "value"}]}`.
+extension XCallbackRequest: Encodable {
+    private enum CodingKeys: String, CodingKey {
+        case scheme, action, source, success, error, cancel, parameters
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(scheme, forKey: .scheme)
+        try container.encode(action, forKey: .action)
+        try container.encodeIfPresent(source, forKey: .source)
+        try container.encodeIfPresent(success, forKey: .success)
+        try container.encodeIfPresent(error, forKey: .error)
+        try container.encodeIfPresent(cancel, forKey: .cancel)
+        try container.encode(parameters, forKey: .parameters)
+    }
+}

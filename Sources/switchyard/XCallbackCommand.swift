@@ -43,16 +43,6 @@ struct XCallbackCommand: AsyncParsableCommand {
         @Argument(help: "The x-callback-url.") var url: String
         @Flag(help: "Print one JSON object.") var json = false
 
-        struct Document: Encodable {
-            var scheme: String
-            var action: String
-            var source: String?
-            var success: String?
-            var error: String?
-            var cancel: String?
-            var parameters: [XCallbackRequest.Parameter]
-        }
-
         func run() throws {
             let request: XCallbackRequest
             do {
@@ -61,7 +51,7 @@ struct XCallbackCommand: AsyncParsableCommand {
                 throw CommandFailure(message: "error: \(error.description)")
             }
             if json {
-                try JSONOutput.print(Document(scheme: request.scheme, action: request.action, source: request.source, success: request.success, error: request.error, cancel: request.cancel, parameters: request.parameters))
+                try JSONOutput.print(request)
                 return
             }
             print("scheme:  \(request.scheme)\naction:  \(request.action)")
