@@ -27,6 +27,7 @@ let package = Package(
         .library(name: "LinkScripts", targets: ["LinkScripts"]),
         .library(name: "XCallbackURL", targets: ["XCallbackURL"]),
         .library(name: "DeeplinkTemplates", targets: ["DeeplinkTemplates"]),
+        .library(name: "AppChooser", targets: ["AppChooser"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
@@ -35,6 +36,7 @@ let package = Package(
         .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-nio-extras.git", from: "1.35.2"),
+        .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.10.0"),
     ],
     targets: [
         .systemLibrary(
@@ -45,6 +47,10 @@ let package = Package(
         .target(name: "LinkRules"),
         .target(name: "XCallbackURL"),
         .target(name: "DeeplinkTemplates"),
+        .target(
+            name: "AppChooser", dependencies: ["LinkFetching", .product(name: "GRDB", package: "GRDB.swift")],
+            resources: [.copy("Resources/catalog.json")]
+        ),
         .target(name: "LinkScripts", dependencies: [.target(name: "CJavaScriptCore", condition: .when(platforms: [.linux]))]),
         .target(
             name: "LinkFetching",
@@ -55,17 +61,19 @@ let package = Package(
             resources: [.copy("Resources/default-rules.json")]
         ),
         .target(
-            name: "LinkServer", dependencies: ["LinkRules", "LinkResolver", "LinkFetching", "XCallbackURL", hummingbird, logging],
+            name: "LinkServer",
+            dependencies: ["LinkRules", "LinkResolver", "LinkFetching", "XCallbackURL", "AppChooser", hummingbird, logging],
             resources: [.copy("Resources/playground")]
         ),
         .executableTarget(
-            name: "switchyard", dependencies: ["LinkRules", "LinkResolver", "LinkFetching", "LinkServer", "XCallbackURL", argumentParser, logging]
+            name: "switchyard", dependencies: ["LinkRules", "LinkResolver", "LinkFetching", "LinkServer", "XCallbackURL", "AppChooser", argumentParser, logging]
         ),
         .target(name: "SwitchyardTestSupport", dependencies: ["LinkRules"] + nio, path: "Tests/SwitchyardTestSupport"),
         .testTarget(name: "LinkFetchingTests", dependencies: ["LinkFetching", "SwitchyardTestSupport"]),
         .testTarget(name: "LinkScriptsTests", dependencies: ["LinkScripts", "SwitchyardTestSupport"]),
         .testTarget(name: "XCallbackURLTests", dependencies: ["XCallbackURL", "SwitchyardTestSupport"]),
         .testTarget(name: "DeeplinkTemplatesTests", dependencies: ["DeeplinkTemplates", "SwitchyardTestSupport"]),
+        .testTarget(name: "AppChooserTests", dependencies: ["AppChooser", "SwitchyardTestSupport"]),
         .testTarget(name: "LinkRulesTests", dependencies: ["LinkRules", "SwitchyardTestSupport"]),
         .testTarget(name: "LinkResolverTests", dependencies: ["LinkResolver", "SwitchyardTestSupport"]),
         .testTarget(name: "LinkServerTests", dependencies: ["LinkServer", "SwitchyardTestSupport", hummingbirdTesting]),

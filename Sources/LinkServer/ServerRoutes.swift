@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
+import AppChooser
 import LinkFetching
 import LinkResolver
 import LinkRules
@@ -42,6 +43,7 @@ public struct ServerRoutes: Sendable {
         }
         router.get("/v1/apps") { _, _ in try self.json(AppList(self.store.rules.manifest)) }
         router.post("/v1/xcallback/parse") { request, _ in try await self.parseXCallback(request) }
+        router.get("/v1/choose") { request, _ in try self.choose(request) }
         router.get("/v1/tests") { _, _ in try self.json(await RuleTestRunner(rules: self.store.rules).run()) }
         PlaygroundRoutes.add(to: router)
         return router
@@ -127,6 +129,36 @@ public struct ServerRoutes: Sendable {
         return try json(parsed)
     }
 
+    /// `GET /v1/choose?type=twitter&action=show_profile&param=profile_screenname=KarlTheFog&installed=a,b`: the
+    /// picker model (no defaults are stored by the server: a client remembers its user's choice).
+    func choose(_ request: Request) throws -> Response {
+        let query = request.uri.queryParameters
+        guard let type = query["type"], let action = query["action"] else {
+            throw APIError(.badRequest, "E_MISSING_PARAMETER", "add type=… and action=… (for example type=twitter&action=show_profile)")
+        }
+        var parameters: [String: String] = [:]
+        for pair in query.getAll("param") {
+            guard let equals = pair.firstIndex(of: "="), equals != pair.startIndex else {
+                throw APIError(.badRequest, "E_PARAMETER", "param=\"\(pair)\" must be key=value")
+            }
+            parameters[String(pair[..<equals])] = String(pair[pair.index(after: equals)...])
+        }
+        let installed = query["installed"].map { list in
+            Set(list.split(separator: ",").map { $0.lowercased() })
+        }
+        let schemes = installed.map { list in
+            Set(network.catalog.types.flatMap(\.apps).filter { list.contains($0.key.lowercased()) || list.contains($0.scheme) }.map(\.scheme))
+        }
+        let model: PickerModel
+        do throws(ChooserError) {
+            model = try AppPicker(catalog: network.catalog, installed: InstalledSchemes(schemes), store: nil)
+                .model(appType: String(type), action: String(action), parameters: parameters)
+        } catch {
+            throw APIError(error.code == .unknownType || error.code == .unknownAction ? .notFound : .badRequest, error.code.rawValue, error.description)
+        }
+        return try json(model)
+    }
+
     /// The `url` query parameter, normalised; refusals carry the right status.
     func link(from request: Request) throws -> String {
         guard let raw = request.uri.queryParameters["url"] else {
@@ -164,9 +196,12 @@ public struct ServerNetwork: Sendable {
     public let scripts: ScriptEngine
     /// Follows short links, with a process-wide cache.
     public let redirectFollower: RedirectFollower?
+    /// The app chooser's catalog (bundled data).
+    public let catalog: AppCatalog
 
     /// Creates the network side with the given fetcher (the standard policy by default).
     public init(fetcher: (any LinkFetching)? = LiveFetcher(), scriptTimeLimit: Duration = .seconds(15)) {
+        catalog = (try? AppCatalog.bundled()) ?? AppCatalog()
         self.fetcher = fetcher
         scripts = ScriptEngine(fetcher: fetcher, timeLimit: scriptTimeLimit)
         redirectFollower = fetcher.map { RedirectFollower(fetcher: $0) }

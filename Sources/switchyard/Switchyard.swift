@@ -15,6 +15,7 @@ struct Switchyard: AsyncParsableCommand {
             ExplainCommand.self,
             ServeCommand.self,
             XCallbackCommand.self,
+            ChooseCommand.self,
         ]
     )
 

@@ -135,6 +135,21 @@ import Testing
         }
     }
 
+    @Test func choosesBetweenInstalledApps() async throws {
+        let app = try await Self.server().application()
+        try await app.test(.router) { client in
+            try await client.execute(uri: "/v1/choose?type=maps&action=search&param=query%3DZ%C3%BCrich&installed=maps,comgooglemaps", method: .get) { response in
+                #expect(response.status == .ok)
+                let body = try Self.json(response.body)
+                let choices = try #require(body["choices"] as? [[String: Any]])
+                #expect(choices.compactMap { $0["url"] as? String } == ["maps://?q=Z%C3%BCrich", "comgooglemaps://?q=Z%C3%BCrich"])
+            }
+            try await client.execute(uri: "/v1/choose?type=fax&action=send", method: .get) { response in
+                #expect(response.status == .notFound)
+            }
+        }
+    }
+
     @Test func reloadSwapsGoodRulesAndKeepsThemWhenANewFileIsBad() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("switchyard-reload-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)

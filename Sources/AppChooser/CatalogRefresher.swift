@@ -1,0 +1,38 @@
+import Foundation
+import LinkFetching
+
+/// Keeps app-type data fresh from a server: `<base>/<type>.json` for each type, through ``LinkFetching`` and a
+/// disk cache (24-hour lifetime by default, conditional requests), merged over the bundled catalog. Offline, or
+/// when a download is corrupt or partial, the last good copy (or the bundled data) is used: bad data never
+/// replaces good data.
+public struct CatalogRefresher: Sendable {
+    public let baseURL: String
+    public let downloader: CachedDownloader
+
+    public init(baseURL: String, fetcher: any LinkFetching, cacheDirectory: URL, lifetime: Duration = .seconds(24 * 60 * 60), now: @escaping @Sendable () -> Date = { Date() }) {
+        self.baseURL = baseURL.hasSuffix("/") ? String(baseURL.dropLast()) : baseURL
+        downloader = CachedDownloader(fetcher: fetcher, directory: cacheDirectory, lifetime: lifetime, now: now)
+    }
+
+    /// The catalog with every downloadable type merged over `base`, and a warning for each type that could not
+    /// be refreshed.
+    public func refresh(_ base: AppCatalog, types: [String]) async -> (catalog: AppCatalog, downloads: [String: CachedDownload.Source], warnings: [String]) {
+        var catalog = base
+        var sources: [String: CachedDownload.Source] = [:]
+        var warnings: [String] = []
+        for type in types {
+            let url = "\(baseURL)/\(type).json"
+            do {
+                let download = try await downloader.load(url: url) { data in
+                    _ = try AppCatalog.decode(data, source: url)
+                }
+                catalog = catalog.merging(try AppCatalog.decode(download.data, source: url))
+                sources[type] = download.source
+                if let warning = download.warning { warnings.append("\(url): \(warning)") }
+            } catch {
+                warnings.append("\(url): \(error); using the bundled data")
+            }
+        }
+        return (catalog, sources, warnings)
+    }
+}
