@@ -48,7 +48,7 @@ let package = Package(
         .target(name: "XCallbackURL"),
         .target(name: "DeeplinkTemplates"),
         .target(
-            name: "AppChooser", dependencies: ["LinkFetching", .product(name: "GRDB", package: "GRDB.swift")],
+            name: "AppChooser", dependencies: ["LinkRules", "LinkResolver", "LinkFetching", .product(name: "GRDB", package: "GRDB.swift")],
             resources: [.copy("Resources/catalog.json")]
         ),
         .target(name: "LinkScripts", dependencies: [.target(name: "CJavaScriptCore", condition: .when(platforms: [.linux]))]),

@@ -1,4 +1,5 @@
 import Foundation
+import LinkFetching
 import LinkResolver
 import LinkRules
 
@@ -11,16 +12,30 @@ public enum RuleSetLoader {
         public var description: String
     }
 
-    /// Loads, compiles and tests the manifest from `source`.
-    public static func load(_ source: ManifestSource) async throws(Rejection) -> RuleSet {
+    /// Loads, compiles and tests the manifest from `source`; a URL is fetched through `downloader` (its cache
+    /// keeps the last good copy).
+    public static func load(_ source: ManifestSource, downloader: CachedDownloader? = nil) async throws(Rejection) -> RuleSet {
         let rules: RuleSet
         do {
             switch source {
             case .bundled: rules = try RuleSet.bundled()
             case .file(let path): rules = try RuleSet.load(contentsOf: URL(fileURLWithPath: path))
+            case .url(let url):
+                guard let downloader else { throw Rejection(description: "\(url): the server runs offline, so it cannot download a manifest") }
+                let download: CachedDownload
+                do {
+                    download = try await downloader.load(url: url) { data in _ = try ManifestLoader().load(Array(data), file: url) }
+                } catch {
+                    throw Rejection(description: "\(url): \(error.description)")
+                }
+                rules = RuleSet(try ManifestLoader().load(Array(download.data), file: url))
             }
-        } catch {
+        } catch let rejection as Rejection {
+            throw rejection
+        } catch let error as ManifestError {
             throw Rejection(description: error.description)
+        } catch {
+            throw Rejection(description: "\(error)")
         }
         if let error = rules.errors.first {
             throw Rejection(description: "\(rules.errors.count) error(s) in the manifest, first: \(error.description)")

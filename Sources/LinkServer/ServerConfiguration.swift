@@ -1,3 +1,5 @@
+import Foundation
+
 /// How `switchyard serve` runs: where it listens, which rules it serves, and the bounds it enforces.
 public struct ServerConfiguration: Sendable {
     /// The interface to listen on (127.0.0.1 by default: exposing it is a decision).
@@ -20,14 +22,18 @@ public struct ServerConfiguration: Sendable {
     public var networkEnabled: Bool
     /// Whether fetches may reach loopback and private addresses (local testing only).
     public var allowPrivateAddresses: Bool
+    /// Where a manifest URL's last good copy is kept.
+    public var cacheDirectory: URL
 
     /// Creates a configuration with safe defaults.
     public init(
         host: String = "127.0.0.1", port: Int = 8080, manifest: ManifestSource = .bundled,
         reloadInterval: Duration = .seconds(5), maximumLinkLength: Int = 8192, maximumBodyBytes: Int = 1 << 20,
         maximumBatchSize: Int = 1000, scriptBudget: Duration = .seconds(5), networkEnabled: Bool = true,
-        allowPrivateAddresses: Bool = false
+        allowPrivateAddresses: Bool = false,
+        cacheDirectory: URL = FileManager.default.temporaryDirectory.appendingPathComponent("switchyard-manifests")
     ) {
+        self.cacheDirectory = cacheDirectory
         self.scriptBudget = scriptBudget
         self.networkEnabled = networkEnabled
         self.allowPrivateAddresses = allowPrivateAddresses
@@ -47,12 +53,15 @@ public enum ManifestSource: Sendable, Equatable, CustomStringConvertible {
     case bundled
     /// A manifest file, reloaded when it changes or on SIGHUP.
     case file(String)
+    /// A manifest URL, fetched again every reload interval with a conditional GET (and on SIGHUP).
+    case url(String)
 
     /// A short description for logs.
     public var description: String {
         switch self {
         case .bundled: "bundled rules"
         case .file(let path): path
+        case .url(let url): url
         }
     }
 }

@@ -16,18 +16,21 @@ public struct SwitchyardServer: Sendable {
     public let metrics: ServerMetrics
     /// Its fetcher, script engine and short-link cache.
     public let network: ServerNetwork
+    /// Downloads a manifest URL (nil when offline).
+    let downloader: CachedDownloader?
     let logger: Logger
 
     /// Loads and vets the initial rules; a bad initial manifest is an error (there is nothing older to serve).
     public init(configuration: ServerConfiguration, logger: Logger = Logger(label: "switchyard.server")) async throws(RuleSetLoader.Rejection) {
         self.configuration = configuration
         self.logger = logger
-        let rules = try await RuleSetLoader.load(configuration.manifest)
+        let fetcher: (any LinkFetching)? = configuration.networkEnabled ? LiveFetcher(policy: NetworkPolicy(allowPrivateAddresses: configuration.allowPrivateAddresses)) : nil
+        // A manifest URL is checked every reload interval (conditional GET); the cache keeps the last good copy.
+        downloader = fetcher.map { CachedDownloader(fetcher: $0, directory: configuration.cacheDirectory, lifetime: configuration.reloadInterval) }
+        let rules = try await RuleSetLoader.load(configuration.manifest, downloader: downloader)
         store = RuleSetStore(rules, fileSignature: Self.signature(of: configuration.manifest))
         metrics = ServerMetrics()
-        network = ServerNetwork(
-            fetcher: configuration.networkEnabled ? LiveFetcher(policy: NetworkPolicy(allowPrivateAddresses: configuration.allowPrivateAddresses)) : nil,
-            scriptTimeLimit: configuration.scriptBudget)
+        network = ServerNetwork(fetcher: fetcher, scriptTimeLimit: configuration.scriptBudget)
         logger.info("rules loaded", metadata: ["source": "\(configuration.manifest)", "actions": "\(rules.manifest.actions.count)"])
     }
 
@@ -55,7 +58,7 @@ public struct SwitchyardServer: Sendable {
     public func reload(reason: String) async -> Bool {
         let signature = Self.signature(of: configuration.manifest)
         do {
-            let rules = try await RuleSetLoader.load(configuration.manifest)
+            let rules = try await RuleSetLoader.load(configuration.manifest, downloader: downloader)
             store.replace(with: rules, fileSignature: signature)
             metrics.recordReload("accepted")
             logger.info("rules reloaded", metadata: ["reason": "\(reason)", "generation": "\(store.generation)"])
@@ -77,6 +80,11 @@ public struct SwitchyardServer: Sendable {
                 await reload(reason: "SIGHUP")
             } else if case .file = configuration.manifest, Self.signature(of: configuration.manifest) != store.fileSignature {
                 await reload(reason: "file changed")
+            } else if case .url(let url) = configuration.manifest, let downloader,
+                let download = try? await downloader.load(url: url, validate: { data in _ = try ManifestLoader().load(Array(data), file: url) }),
+                download.source == .network
+            {
+                await reload(reason: "manifest URL changed")
             }
         }
     }

@@ -16,7 +16,7 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "The port (0: any free port; the chosen one is logged).")
     var port = 8080
 
-    @Option(help: ArgumentHelp("A manifest file to serve instead of the bundled rules (reloaded on change and on SIGHUP).", valueName: "path"))
+    @Option(help: ArgumentHelp("A manifest file or http(s) URL to serve instead of the bundled rules (a file reloads on change, a URL is checked every reload interval; both on SIGHUP).", valueName: "path|url"))
     var manifest: String?
 
     @Option(help: "Seconds between checks of the manifest file for changes.")
@@ -43,11 +43,12 @@ struct ServeCommand: AsyncParsableCommand {
             handler.logLevel = level
             return handler
         }
-        if let manifest, !FileManager.default.isReadableFile(atPath: manifest) {
+        let isURL = manifest.map { $0.hasPrefix("https://") || $0.hasPrefix("http://") } ?? false
+        if let manifest, !isURL, !FileManager.default.isReadableFile(atPath: manifest) {
             throw CommandFailure(message: "\(manifest): error: no readable file at this path")
         }
         let configuration = ServerConfiguration(
-            host: host, port: port, manifest: manifest.map { .file($0) } ?? .bundled, reloadInterval: .seconds(max(reloadInterval, 1)),
+            host: host, port: port, manifest: manifest.map { isURL ? .url($0) : .file($0) } ?? .bundled, reloadInterval: .seconds(max(reloadInterval, 1)),
             scriptBudget: .milliseconds(Int(min(max(scriptBudget, 0.1), 60) * 1000)), networkEnabled: !offline,
             allowPrivateAddresses: allowPrivateAddresses)
         let server: SwitchyardServer

@@ -1,6 +1,8 @@
 import AppChooser
 import Foundation
 import LinkFetching
+import LinkResolver
+import LinkRules
 import SwitchyardTestSupport
 import Testing
 
@@ -130,5 +132,25 @@ import Testing
         private var current = Date(timeIntervalSince1970: 1_800_000_000)
         var now: Date { lock.withLock { current } }
         func advance(by seconds: TimeInterval) { lock.withLock { current += seconds } }
+    }
+}
+
+@Suite struct OpenerDerivedTypesTests {
+    @Test(.enabled(if: SharedData.isAvailable, SharedData.skipReason))
+    func appsSharingAnOpenerActionFormATypeToChooseFrom() throws {
+        let rules = RuleSet(try ManifestLoader().load(Array(try SharedData.data("openerManifest-v5.json"))))
+        let catalog = AppCatalog(openerManifest: rules.manifest)
+        #expect(catalog.types.count >= 40)
+        let tweets = try #require(catalog.type("/actions/0"))
+        #expect(tweets.name == "Open Tweet")
+        #expect(tweets.apps.map(\.key).prefix(3) == ["twitter", "tweetbot", "twitterrific"])
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("opener-choices-\(UUID().uuidString).sqlite").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let picker = AppPicker(catalog: catalog, installed: InstalledSchemes(["tweetbot", "twitter"]), store: try ChoicesStore(path: path))
+        let resolution = rules.resolve("https://twitter.com/jack/status/20")
+        try picker.setDefault(appType: "/actions/0", app: "tweetbot")
+        let model = try picker.model(for: resolution, appType: "/actions/0")
+        #expect(model.choices.map(\.url) == ["twitter://status?id=20", "tweetbot:///status/20"])
+        #expect(model.defaultApp == "tweetbot" && !model.showPicker)
     }
 }
