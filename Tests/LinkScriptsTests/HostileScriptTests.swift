@@ -13,18 +13,12 @@ import Testing
         var testDescription: String { id }
     }
 
-    static let cases: [Case] = {
-        guard let data = try? SharedData.data("bad-inputs.json"),
-            let root = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
-            let list = root["cases"] as? [[String: Any]]
-        else { return [] }
-        return list.compactMap { entry in
-            guard entry["area"] as? String == "script", let id = entry["id"] as? String, let source = entry["input"] as? String,
+    static let cases: [Case] = BadInputs.cases(area: "script").compactMap { entry in
+            guard let id = entry["id"] as? String, let source = entry["input"] as? String,
                 let expect = entry["expect"] as? [String: Any], let outcome = expect["outcome"] as? String
             else { return nil }
             return Case(id: id, source: source, outcome: outcome)
         }
-    }()
 
     /// The resolver passes LinkRules' output policy; this stand-in refuses the same kinds of result.
     static let runner = ScriptRunner(configuration: ScriptConfiguration(timeLimit: .milliseconds(500)) { url in
@@ -46,7 +40,10 @@ import Testing
         let start = clock.now
         let result = await Self.runner.run(script, input: "https://example.com/42", network: network)
         let elapsed = clock.now - start
-        #expect(elapsed < .milliseconds(500) + .milliseconds(300), "\(testCase.id) took \(elapsed)")
+        // JavaScriptCore's regex engine notices termination only between backtracking steps it checks, so a
+        // catastrophic JS regex (S17) is stopped later than a plain loop; the catalogue allows for that latency.
+        let allowance: Duration = testCase.id == "S17" ? .milliseconds(1500) : .milliseconds(300)
+        #expect(elapsed < .milliseconds(500) + allowance, "\(testCase.id) took \(elapsed)")
         switch testCase.outcome {
         case "result_kept":
             #expect(try result.output.get() == "app1://ok")

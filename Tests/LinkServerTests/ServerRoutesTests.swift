@@ -135,6 +135,30 @@ import Testing
         }
     }
 
+    @Test func manifestURLIsDownloadedAndReloadedWhenItChanges() async throws {
+        let version = Version()
+        let server = try await LoopbackHTTPServer.start { _ in
+            let format = await version.current == 1 ? "a://$1" : "b://$1"
+            let body = #"{"apps": [{"identifier": "a", "name": "A", "scheme": "a"}], "actions": [{"regex": "https://a\\.example/(\\d+)", "formats": [{"appId": "a", "format": "\#(format)"}]}]}"#
+            return .text(body, headers: [.init("ETag", "\"v\(await version.current)\"")])
+        }
+        defer { Task { await server.stop() } }
+        let cache = FileManager.default.temporaryDirectory.appendingPathComponent("serve-cache-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: cache) }
+        let configuration = ServerConfiguration(port: 0, manifest: .url(server.url("/rules.json")), reloadInterval: .milliseconds(1), allowPrivateAddresses: true, cacheDirectory: cache)
+        let app = try await SwitchyardServer(configuration: configuration)
+        #expect(app.store.rules.resolve("https://a.example/7").openings.first?.url == "a://7")
+        await version.bump()
+        try await Task.sleep(for: .milliseconds(20))  // past the (tiny) lifetime: the next check asks the server again
+        #expect(await app.reload(reason: "test"))
+        #expect(app.store.rules.resolve("https://a.example/7").openings.first?.url == "b://7")
+    }
+
+    actor Version {
+        var current = 1
+        func bump() { current += 1 }
+    }
+
     @Test func choosesBetweenInstalledApps() async throws {
         let app = try await Self.server().application()
         try await app.test(.router) { client in

@@ -51,3 +51,16 @@ public struct SharedDataMissing: Error, CustomStringConvertible {
     /// A one-line explanation.
     public var description: String { "reference file '\(name)' not found: ../shared/data is absent beside the package" }
 }
+
+/// The hostile-input catalogue (`bad-inputs.json`), read at test time.
+public enum BadInputs {
+    /// The cases of one area (`manifest`, `input`, `script`, `x-callback`, …) as parsed JSON objects, in file
+    /// order; empty when the data folder is absent (the tests using them are disabled then).
+    public static func cases(area: String) -> [[String: Any]] {
+        guard let data = try? SharedData.data("bad-inputs.json"),
+            let root = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
+            let list = root["cases"] as? [[String: Any]]
+        else { return [] }
+        return list.filter { $0["area"] as? String == area }
+    }
+}

@@ -11,18 +11,12 @@ import XCallbackURL
         var testDescription: String { id }
     }
 
-    static let cases: [Case] = {
-        guard let data = try? SharedData.data("bad-inputs.json"),
-            let root = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
-            let list = root["cases"] as? [[String: Any]]
-        else { return [] }
-        return list.compactMap { entry in
-            guard entry["area"] as? String == "x-callback", let id = entry["id"] as? String,
+    static let cases: [Case] = BadInputs.cases(area: "x-callback").compactMap { entry in
+            guard let id = entry["id"] as? String,
                 let input = try? JSONSerialization.data(withJSONObject: entry["input"] ?? NSNull(), options: [.fragmentsAllowed])
             else { return nil }
             return Case(id: id, input: String(decoding: input, as: UTF8.self))
         }
-    }()
 
     @Test(.enabled(if: SharedData.isAvailable, SharedData.skipReason))
     func everyCaseIsListed() {
