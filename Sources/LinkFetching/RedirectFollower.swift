@@ -22,6 +22,9 @@ public actor RedirectFollower {
     private let maxHops: Int
     private let locationRules: NetworkPolicy
     private var cache: ExpiringCache<String, Resolution>
+    /// Recent failures (an unreachable host, a refused address), so a server does not retry them on every
+    /// request for the same link; kept shorter than answers.
+    private var failures: ExpiringCache<String, FetchError>
 
     /// Creates a follower over `fetcher` with at most `maxHops` redirects per link, caching up to `cacheCapacity`
     /// results for `timeToLive`.
@@ -29,8 +32,10 @@ public actor RedirectFollower {
         fetcher: any LinkFetching,
         maxHops: Int = 5,
         cacheCapacity: Int = 1024,
-        timeToLive: Duration = .seconds(600)
+        timeToLive: Duration = .seconds(600),
+        failureTimeToLive: Duration = .seconds(60)
     ) {
+        self.failures = ExpiringCache(capacity: cacheCapacity, timeToLive: failureTimeToLive)
         self.fetcher = fetcher
         self.maxHops = max(0, maxHops)
         // Only the scheme rules matter for Location values here; addresses are the fetcher's business.
@@ -38,9 +43,20 @@ public actor RedirectFollower {
         self.cache = ExpiringCache(capacity: cacheCapacity, timeToLive: timeToLive)
     }
 
-    /// Follows `url`'s redirects and returns the chain and the final URL (from the cache when still fresh).
+    /// Follows `url`'s redirects and returns the chain and the final URL (from the cache when still fresh; a
+    /// recent failure is reported again without a request).
     public func resolve(_ url: String) async throws(FetchError) -> Resolution {
         if let cached = cache.value(for: url) { return cached }
+        if let failure = failures.value(for: url) { throw failure }
+        do {
+            return try await follow(url)
+        } catch {
+            failures.insert(error, for: url)
+            throw error
+        }
+    }
+
+    private func follow(_ url: String) async throws(FetchError) -> Resolution {
         var chain = [url]
         var current = url
         while true {

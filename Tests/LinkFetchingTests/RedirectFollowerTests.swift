@@ -25,6 +25,15 @@ import Testing
         #expect(server.requests.allSatisfy { $0.method == "HEAD" })
     }
 
+    @Test func remembersAFailureForAWhileInsteadOfAskingAgain() async throws {
+        let server = try await Server.start { _ in .redirect(to: "gopher://elsewhere/") }
+        let follower = RedirectFollower(fetcher: fetcher)
+        await #expect(throws: FetchError.self) { try await follower.resolve(server.url("/bad")) }
+        await #expect(throws: FetchError.self) { try await follower.resolve(server.url("/bad")) }
+        await server.stop()
+        #expect(server.requestCount == 1)
+    }
+
     @Test(arguments: [405, 501])
     func retriesWithGetWhenHeadIsRefused(_ status: Int) async throws {
         let server = try await Server.start { request in
