@@ -1,42 +1,96 @@
 /// Strict percent-encoding for x-callback-url values: everything but RFC 3986 unreserved characters is escaped,
-/// so `+`, `&`, `=`, `#`, `?`, spaces and non-ASCII survive any receiver (URLComponents leaves `+` bare, which
-/// form-decoding receivers read as a space).
+/// so `+`, `&`, `=`, `#`, `?`, `/`, spaces and non-ASCII survive any receiver. (URLComponents leaves `+` bare,
+/// which form-decoding receivers read as a space, so it is not used for values.)
 enum PercentEncoding {
-    static func encode(_ text: String) -> String {
-        var output = ""
-        output.reserveCapacity(text.utf8.count)
+    private static let hexDigits = Array("0123456789ABCDEF".utf8)
+
+    /// Encodes every byte of the UTF-8 form except `A-Z a-z 0-9 - . _ ~`.
+    static func encode(_ text: some StringProtocol) -> String {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(text.utf8.count)
         for byte in text.utf8 {
             switch byte {
-            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
-                UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"):
-                output.unicodeScalars.append(Unicode.Scalar(byte))
+            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
+                UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"),
+                UInt8(ascii: "~"):
+                bytes.append(byte)
             default:
-                output += "%" + String(byte, radix: 16, uppercase: true).leftPadded(to: 2)
+                bytes += [UInt8(ascii: "%"), hexDigits[Int(byte >> 4)], hexDigits[Int(byte & 0x0F)]]
             }
         }
-        return output
+        return String(decoding: bytes, as: UTF8.self)
     }
 
-    /// Decodes once (`%252F` → `%2F`); nil for an invalid escape or bytes that are not UTF-8.
-    static func decode(_ text: Substring) -> String? {
+    /// Decodes once (`%252F` → `%2F`, never `/`); nil for an invalid escape or bytes that are not UTF-8.
+    ///
+    /// `+` stays `+`: the spec asks for URL-encoded values, and a literal plus is as likely as a form-encoded
+    /// space in what apps send, so guessing would corrupt one of them.
+    static func decode(_ text: some StringProtocol) -> String? {
+        let input = Array(text.utf8)
         var bytes: [UInt8] = []
-        var iterator = Array(text.utf8)[...]
-        while let byte = iterator.first {
-            iterator = iterator.dropFirst()
+        bytes.reserveCapacity(input.count)
+        var index = 0
+        while index < input.count {
+            let byte = input[index]
             guard byte == UInt8(ascii: "%") else {
                 bytes.append(byte)
+                index += 1
                 continue
             }
-            guard iterator.count >= 2, let value = UInt8(String(decoding: iterator.prefix(2), as: UTF8.self), radix: 16) else { return nil }
-            bytes.append(value)
-            iterator = iterator.dropFirst(2)
+            guard index + 2 < input.count, let high = hexValue(input[index + 1]), let low = hexValue(input[index + 2])
+            else { return nil }
+            bytes.append(high << 4 | low)
+            index += 3
         }
         return String(validating: bytes, as: UTF8.self)
     }
-}
 
-extension String {
-    func leftPadded(to length: Int) -> String {
-        count >= length ? self : String(repeating: "0", count: length - count) + self
+    private static func hexValue(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
+        default: nil
+        }
+    }
+
+    /// Splits a query into decoded pairs in order, on `&` and then on the first `=` only (values may hold a raw
+    /// `=`); a pair without `=` has a nil value, `a=` an empty one. `part` names the URL in errors.
+    static func pairs(of query: Substring, in part: String) throws(XCallbackURLError) -> [XCallbackRequest.Parameter] {
+        var result: [XCallbackRequest.Parameter] = []
+        for pair in query.split(separator: "&", omittingEmptySubsequences: true) {
+            let equals = pair.firstIndex(of: "=")
+            let rawName = equals.map { pair[..<$0] } ?? pair
+            guard let name = decode(rawName) else {
+                throw XCallbackURLError(
+                    .badEncoding,
+                    part: part,
+                    "the parameter name \"\(rawName.prefix(80))\" has an invalid percent escape"
+                )
+            }
+            guard !name.isEmpty else {
+                throw XCallbackURLError(.badParameter, part: part, "the pair \"\(pair.prefix(80))\" has an empty name")
+            }
+            var value: String?
+            if let equals {
+                let rawValue = pair[pair.index(after: equals)...]
+                guard let decoded = decode(rawValue) else {
+                    throw XCallbackURLError(
+                        .badEncoding,
+                        part: name,
+                        "the value \"\(rawValue.prefix(80))\" has an invalid percent escape or is not UTF-8"
+                    )
+                }
+                value = decoded
+            }
+            result.append(XCallbackRequest.Parameter(name, value))
+        }
+        return result
+    }
+
+    /// The encoded `name=value` (or bare `name`) form of a parameter.
+    static func pair(_ parameter: XCallbackRequest.Parameter) -> String {
+        let name = encode(parameter.name)
+        return parameter.value.map { "\(name)=\(encode($0))" } ?? name
     }
 }

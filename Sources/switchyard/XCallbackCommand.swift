@@ -2,7 +2,7 @@ import ArgumentParser
 import Foundation
 import XCallbackURL
 
-/// `switchyard xcallback build|parse`.
+/// `switchyard xcallback build|parse`: thin over the XCallbackURL library.
 struct XCallbackCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "xcallback",
@@ -10,16 +10,51 @@ struct XCallbackCommand: AsyncParsableCommand {
         subcommands: [Build.self, Parse.self]
     )
 
-    struct Build: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Print an x-callback-url: SCHEME://x-callback-url/ACTION?….")
+    /// The callback policy flags both subcommands share.
+    struct PolicyOptions: ParsableArguments {
+        @Option(
+            name: .customLong("allow-host"),
+            help: ArgumentHelp("A host http(s) callbacks may point at (repeatable; default: none).", valueName: "host")
+        )
+        var allowedHosts: [String] = []
 
-        @Argument(help: "The target app's URL scheme.") var scheme: String
-        @Argument(help: "The action.") var action: String
+        @Option(
+            name: .customLong("allow-scheme"),
+            help: ArgumentHelp(
+                "Accept only callbacks with these schemes (repeatable; default: any app scheme).",
+                valueName: "scheme"
+            )
+        )
+        var allowedSchemes: [String] = []
+
+        var policy: CallbackPolicy {
+            CallbackPolicy(
+                allowedSchemes: allowedSchemes.isEmpty ? nil : Set(allowedSchemes),
+                allowedWebHosts: Set(allowedHosts)
+            )
+        }
+    }
+
+    struct Build: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Print an x-callback-url: SCHEME://x-callback-url/ACTION?x-source=…&x-success=…&params."
+        )
+
+        @Argument(help: "The target app's URL scheme (bear, tumblr, …).") var scheme: String
+        @Argument(help: "The action (create, blog, …).") var action: String
         @Option(help: "x-source: the calling app's name.") var source: String?
-        @Option(help: "x-success callback URL.") var success: String?
-        @Option(help: "x-error callback URL.") var error: String?
-        @Option(help: "x-cancel callback URL.") var cancel: String?
-        @Option(name: .customLong("param"), help: ArgumentHelp("An action parameter (repeatable).", valueName: "name=value")) var parameters: [String] = []
+        @Option(help: ArgumentHelp("x-success: the URL to open on success.", valueName: "url")) var success: String?
+        @Option(help: ArgumentHelp("x-error: the URL to open on failure.", valueName: "url")) var error: String?
+        @Option(help: ArgumentHelp("x-cancel: the URL to open on cancel.", valueName: "url")) var cancel: String?
+        @Option(
+            name: .customLong("param"),
+            help: ArgumentHelp(
+                "An action parameter, in order (repeatable); the value is encoded for you.",
+                valueName: "name=value"
+            )
+        )
+        var parameters: [String] = []
+        @OptionGroup var policyOptions: PolicyOptions
 
         func run() throws {
             let pairs = try parameters.map { text -> XCallbackRequest.Parameter in
@@ -29,36 +64,59 @@ struct XCallbackCommand: AsyncParsableCommand {
                 return .init(String(text[..<equals]), String(text[text.index(after: equals)...]))
             }
             do {
-                let request = try XCallbackRequest(scheme: scheme, action: action, source: source, success: success, error: error, cancel: cancel, parameters: pairs)
-                print(try request.url())
-            } catch let failure as XCallbackURLError {
-                throw CommandFailure(message: "error: \(failure.description)")
+                let request = try XCallbackRequest(
+                    scheme: scheme,
+                    action: action,
+                    source: source,
+                    success: success,
+                    error: error,
+                    cancel: cancel,
+                    parameters: pairs
+                )
+                print(try request.url(policy: policyOptions.policy))
+            } catch {
+                throw CommandFailure(message: "error: \(error.description)")
             }
         }
     }
 
     struct Parse: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Show the parts of an x-callback-url.")
+        static let configuration = CommandConfiguration(
+            abstract: "Show the parts of an x-callback-url (the callbacks are checked against the policy).",
+            discussion: """
+                --json prints one object with scheme, action, source, success, error, cancel (absent ones omitted) and \
+                parameters: an array of {"name","value"} in URL order, where a parameter written without '=' has \
+                "value": null.
+                """
+        )
 
         @Argument(help: "The x-callback-url.") var url: String
         @Flag(help: "Print one JSON object.") var json = false
+        @OptionGroup var policyOptions: PolicyOptions
 
         func run() throws {
             let request: XCallbackRequest
             do {
-                request = try XCallbackRequest(parsing: url)
+                request = try XCallbackRequest(parsing: url, policy: policyOptions.policy)
             } catch {
                 throw CommandFailure(message: "error: \(error.description)")
             }
             if json {
+                // Sorted keys, like every JSON the tool prints, so output is stable; parameter order is kept.
                 try JSONOutput.print(request)
                 return
             }
-            print("scheme:  \(request.scheme)\naction:  \(request.action)")
-            for (name, value) in [("x-source", request.source), ("x-success", request.success), ("x-error", request.error), ("x-cancel", request.cancel)] {
-                if let value { print("\(name): \(value)") }
+            print("scheme:    \(request.scheme)\naction:    \(request.action)")
+            let callbacks = [
+                ("x-source", request.source), ("x-success", request.success), ("x-error", request.error),
+                ("x-cancel", request.cancel),
+            ]
+            for case (let name, let value?) in callbacks {
+                print("\(name):\(String(repeating: " ", count: 10 - name.count))\(value)")
             }
-            for parameter in request.parameters { print("param:   \(parameter.name) = \(parameter.value ?? "(no value)")") }
+            for parameter in request.parameters {
+                print("param:     \(parameter.name) = \(parameter.value ?? "(no value)")")
+            }
         }
     }
 }
