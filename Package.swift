@@ -12,6 +12,7 @@ let swiftSettings: [SwiftSetting] = [
 let argumentParser: Target.Dependency = .product(name: "ArgumentParser", package: "swift-argument-parser")
 let logging: Target.Dependency = .product(name: "Logging", package: "swift-log")
 let hummingbird: Target.Dependency = .product(name: "Hummingbird", package: "hummingbird")
+let hummingbirdCore: Target.Dependency = .product(name: "HummingbirdCore", package: "hummingbird")
 let hummingbirdTesting: Target.Dependency = .product(name: "HummingbirdTesting", package: "hummingbird")
 let asyncHTTPClient: Target.Dependency = .product(name: "AsyncHTTPClient", package: "async-http-client")
 let nio: [Target.Dependency] = ["NIOCore", "NIOPosix", "NIOHTTP1"].map { .product(name: $0, package: "swift-nio") }
@@ -60,13 +61,14 @@ let package = Package(
             name: "LinkResolver", dependencies: ["LinkRules", "LinkScripts", "LinkFetching"],
             resources: [.copy("Resources/default-rules.json")]
         ),
+        .target(name: "RuleTooling", dependencies: ["LinkRules", "LinkResolver", "LinkScripts"]),
         .target(
             name: "LinkServer",
-            dependencies: ["LinkRules", "LinkResolver", "LinkFetching", "XCallbackURL", "AppChooser", hummingbird, logging],
+            dependencies: ["LinkRules", "LinkResolver", "LinkFetching", "XCallbackURL", "AppChooser", hummingbird, hummingbirdCore, logging, .product(name: "NIOHTTPTypes", package: "swift-nio-extras")] + nio,
             resources: [.copy("Resources/playground")]
         ),
         .executableTarget(
-            name: "switchyard", dependencies: ["LinkRules", "LinkResolver", "LinkFetching", "LinkServer", "XCallbackURL", "AppChooser", argumentParser, logging]
+            name: "switchyard", dependencies: ["LinkRules", "LinkResolver", "RuleTooling", "LinkFetching", "LinkServer", "XCallbackURL", "AppChooser", argumentParser, logging]
         ),
         .target(name: "SwitchyardTestSupport", dependencies: ["LinkRules"] + nio, path: "Tests/SwitchyardTestSupport"),
         .testTarget(name: "LinkFetchingTests", dependencies: ["LinkFetching", "SwitchyardTestSupport"]),
@@ -76,6 +78,7 @@ let package = Package(
         .testTarget(name: "AppChooserTests", dependencies: ["AppChooser", "SwitchyardTestSupport"]),
         .testTarget(name: "LinkRulesTests", dependencies: ["LinkRules", "SwitchyardTestSupport"]),
         .testTarget(name: "LinkResolverTests", dependencies: ["LinkResolver", "SwitchyardTestSupport"]),
+        .testTarget(name: "RuleToolingTests", dependencies: ["RuleTooling", "SwitchyardTestSupport"]),
         .testTarget(name: "LinkServerTests", dependencies: ["LinkServer", "SwitchyardTestSupport", hummingbirdTesting]),
         .testTarget(name: "SwitchyardCLITests", dependencies: ["switchyard", "SwitchyardTestSupport"]),
     ]

@@ -9,6 +9,11 @@ extension RuleSet {
 
     /// Loads the bundled rule set, so the main job works with no flags and no network.
     public static func bundled() throws(ManifestError) -> RuleSet {
+        RuleSet(try bundledManifest())
+    }
+
+    /// The bundled manifest as loaded (named `bundled:default-rules.json` in diagnostics), for tools such as lint.
+    public static func bundledManifest() throws(ManifestError) -> LoadedManifest {
         guard let url = bundledRulesURL else {
             throw ManifestError(code: .unreadable, message: "the bundled rules resource default-rules.json is missing from the build")
         }
@@ -19,6 +24,6 @@ extension RuleSet {
             diagnostic.file = loaded.file
             return diagnostic
         }
-        return RuleSet(loaded)
+        return loaded
     }
 }

@@ -85,7 +85,8 @@ struct RuleCompiler {
     mutating func compile(_ preview: Preview) -> CompiledPreview? {
         guard let regex = regex(preview.regex, at: preview.pointer.appending("regex")),
             let output = preview.fields.output,
-            checkTemplate(output, regex: regex, at: preview.pointer.appending("format"))
+            checkTemplate(output, regex: regex, at: preview.pointer.appending("format")),
+            checkScript(output, at: preview.pointer)
         else { return nil }
         return CompiledPreview(preview: preview, regex: regex, output: output)
     }
@@ -96,39 +97,5 @@ struct RuleCompiler {
             return nil
         }
         return CompiledRedirect(rule: rule, regex: regex)
-    }
-}
-
-/// Flags patterns that nest unbounded repetition, the classic catastrophic-backtracking shape: `(a+)+`, `(?:.+\.)+`.
-enum RedosHeuristic {
-    static func isSuspicious(_ pattern: String) -> Bool {
-        var stack: [Bool] = []  // for each open group: does it contain + or * so far?
-        let scalars = Array(pattern.unicodeScalars)
-        var index = 0
-        var inClass = false
-        while index < scalars.count {
-            let scalar = scalars[index]
-            switch scalar {
-            case "\\":
-                index += 1
-            case "[" where !inClass:
-                inClass = true
-            case "]" where inClass:
-                inClass = false
-            case "(" where !inClass:
-                stack.append(false)
-            case ")" where !inClass:
-                let innerRepeats = stack.popLast() ?? false
-                let next = index + 1 < scalars.count ? scalars[index + 1] : " "
-                if innerRepeats && (next == "+" || next == "*" || next == "{") { return true }
-                if innerRepeats, !stack.isEmpty { stack[stack.count - 1] = true }
-            case "+" where !inClass, "*" where !inClass:
-                if !stack.isEmpty { stack[stack.count - 1] = true }
-            default:
-                break
-            }
-            index += 1
-        }
-        return false
     }
 }

@@ -8,20 +8,36 @@ public struct RuleTestRunner: Sendable {
     /// Renders script cases; nil reports them as skipped with reason "script".
     public let scripts: (any ScriptEvaluating)?
 
-    /// Creates a runner.
+    /// The manifest whose embedded cases run (the rules' own manifest unless another is given).
+    public let caseSource: Manifest
+
+    /// Creates a runner for the rules' own cases.
     public init(rules: RuleSet, scripts: (any ScriptEvaluating)? = nil) {
+        self.init(rules: rules, cases: rules.manifest, scripts: scripts)
+    }
+
+    /// Creates a runner that runs the cases embedded in `cases` against `rules` — how a minified or migrated
+    /// manifest (whose tests were stripped or moved) is checked against the original's tests.
+    ///
+    /// Rules are paired by content, in order: an action with the same regex (the next one in file order), its
+    /// format with the same app; a browser with the same identifier; redirect cases run the whole rule list. Cases
+    /// whose rule has no counterpart fail with that reason. Locations stay those of `cases`.
+    public init(rules: RuleSet, cases: Manifest, scripts: (any ScriptEvaluating)? = nil) {
         self.rules = rules
+        self.caseSource = cases
         self.scripts = scripts
     }
 
-    /// Runs every case, in manifest order: actions, then browsers, then redirects.
-    public func run(progress: (@Sendable (Int, Int) -> Void)? = nil) async -> RuleTestReport {
+    /// Runs every case, in manifest order: actions, then browsers, then redirects; `progress` hears each result
+    /// with the number of cases done and the total.
+    public func run(progress: ((RuleTestResult, Int, Int) -> Void)? = nil) async -> RuleTestReport {
         let cases = collectCases()
         var results: [RuleTestResult] = []
         results.reserveCapacity(cases.count)
         for (index, testCase) in cases.enumerated() {
-            results.append(await run(testCase))
-            progress?(index + 1, cases.count)
+            let result = await run(testCase)
+            results.append(result)
+            progress?(result, index + 1, cases.count)
         }
         return RuleTestReport(results: results)
     }
@@ -42,40 +58,42 @@ public struct RuleTestRunner: Sendable {
 
     func collectCases() -> [TestCase] {
         var cases: [TestCase] = []
-        let compiledActions = Dictionary(rules.actions.map { ($0.action.pointer, $0) }, uniquingKeysWith: { a, _ in a })
-        for action in rules.manifest.actions {
-            let compiled = compiledActions[action.pointer]
+        let pairing = RulePairing(cases: caseSource, rules: rules)
+        for action in caseSource.actions {
+            let target = pairing.action(for: action)
             for format in action.formats {
                 guard let expectedResults = format.testResults else { continue }
                 let output = format.fields.output
                 let kind: RuleTestResult.Kind = output?.needsScript == true ? .script : .format
-                let compiledFormat = compiled?.formats.first { $0.format.pointer == format.pointer }
                 let producer: TestCase.Producer =
-                    if let compiled, let compiledFormat {
-                        .output(compiledFormat.output, compiled.regex, rule: format.pointer.description)
-                    } else {
-                        .broken(compiled == nil ? "the action's regex did not compile" : "the format was rejected at load (see diagnostics)")
+                    switch target {
+                    case .missing(let reason):
+                        .broken(reason)
+                    case .found(let compiled):
+                        if let compiledFormat = pairing.format(for: format, of: action, in: compiled) {
+                            .output(compiledFormat.output, compiled.regex, rule: compiledFormat.format.pointer.description)
+                        } else {
+                            .broken(pairing.isSelf ? "the format was rejected at load (see diagnostics)" : "no format for \"\(format.appId)\" in the paired action")
+                        }
                     }
                 cases += pairCases(kind: kind, inputs: action.testInputs, expected: expectedResults, pointer: format.pointer, producer: producer)
             }
         }
-        let compiledBrowsers = Dictionary(rules.browsers.map { ($0.browser.pointer, $0) }, uniquingKeysWith: { a, _ in a })
-        for browser in rules.manifest.browsers {
+        for browser in caseSource.browsers {
             guard let expectedResults = browser.testResults else { continue }
             let kind: RuleTestResult.Kind = browser.fields.output?.needsScript == true ? .script : .browser
             let producer: TestCase.Producer =
-                if let compiled = compiledBrowsers[browser.pointer] {
-                    .output(compiled.output, compiled.regex, rule: browser.pointer.description)
+                if let compiled = pairing.browser(for: browser) {
+                    .output(compiled.output, compiled.regex, rule: compiled.browser.pointer.description)
                 } else {
-                    .broken("the browser was rejected at load (see diagnostics)")
+                    .broken(pairing.isSelf ? "the browser was rejected at load (see diagnostics)" : "no browser \"\(browser.app.identifier)\" in the rules under test")
                 }
             cases += pairCases(kind: kind, inputs: browser.testInputs, expected: expectedResults, pointer: browser.pointer, producer: producer)
         }
-        let compiledRedirects = Set(rules.redirects.map(\.rule.pointer))
-        for rule in rules.manifest.redirects {
+        for rule in caseSource.redirects {
             let testsKey = "tests"
             for test in rule.tests {
-                let producer: TestCase.Producer = compiledRedirects.contains(rule.pointer) ? .redirects : .broken("the redirect rule was rejected at load (see diagnostics)")
+                let producer: TestCase.Producer = pairing.hasRedirect(rule) ? .redirects : .broken("the redirect rule was rejected at load (see diagnostics)")
                 cases.append(TestCase(kind: .redirect, location: rule.pointer.appending(testsKey).appending(test.input).description, input: test.input, expected: test.expected, producer: producer))
             }
         }
@@ -124,5 +142,69 @@ public struct RuleTestRunner: Sendable {
 
     func describe(_ value: String?) -> String {
         value.map { "\"\($0)\"" } ?? "null"
+    }
+}
+
+/// Pairs the rules a case manifest describes with the compiled rules under test (see
+/// ``RuleTestRunner/init(rules:cases:scripts:)``).
+struct RulePairing {
+    enum ActionTarget {
+        case found(CompiledAction)
+        case missing(String)
+    }
+
+    /// Whether the cases come from the rules' own manifest (pairing by pointer).
+    let isSelf: Bool
+    private var actionTargets: [JSONPointer: ActionTarget] = [:]
+    private var browsersByIdentifier: [String: CompiledBrowser] = [:]
+    private var browsersByPointer: [JSONPointer: CompiledBrowser] = [:]
+    private let redirectPatterns: Set<String>
+
+    init(cases: Manifest, rules: RuleSet) {
+        isSelf = cases == rules.manifest
+        let compiledByPointer = Dictionary(rules.actions.map { ($0.action.pointer, $0) }, uniquingKeysWith: { first, _ in first })
+        if isSelf {
+            for action in cases.actions {
+                actionTargets[action.pointer] = compiledByPointer[action.pointer].map { .found($0) } ?? .missing("the action's regex did not compile")
+            }
+            browsersByPointer = Dictionary(rules.browsers.map { ($0.browser.pointer, $0) }, uniquingKeysWith: { first, _ in first })
+        } else {
+            // Walk both action lists in order: each case action takes the next target action with the same regex.
+            let targets = rules.manifest.actions
+            var next = 0
+            for action in cases.actions {
+                guard let found = targets[next...].firstIndex(where: { $0.regex == action.regex }) else {
+                    actionTargets[action.pointer] = .missing("no action with this regex in the rules under test")
+                    continue
+                }
+                next = found + 1
+                actionTargets[action.pointer] = compiledByPointer[targets[found].pointer].map { .found($0) } ?? .missing("the paired action's regex did not compile")
+            }
+            for browser in rules.browsers where browsersByIdentifier[browser.browser.app.identifier] == nil {
+                browsersByIdentifier[browser.browser.app.identifier] = browser
+            }
+        }
+        redirectPatterns = Set(rules.redirects.map(\.rule.pattern))
+    }
+
+    func action(for action: Action) -> ActionTarget {
+        actionTargets[action.pointer] ?? .missing("the action was not loaded")
+    }
+
+    /// The compiled format of the paired action; across manifests, the n-th format for the same app.
+    func format(for format: Format, of action: Action, in compiled: CompiledAction) -> CompiledFormat? {
+        if isSelf { return compiled.formats.first { $0.format.pointer == format.pointer } }
+        let sameApp = action.formats.filter { $0.appId == format.appId }
+        guard let occurrence = sameApp.firstIndex(where: { $0.pointer == format.pointer }) else { return nil }
+        let candidates = compiled.formats.filter { $0.format.appId == format.appId }
+        return candidates.indices.contains(occurrence) ? candidates[occurrence] : nil
+    }
+
+    func browser(for browser: Browser) -> CompiledBrowser? {
+        isSelf ? browsersByPointer[browser.pointer] : browsersByIdentifier[browser.app.identifier]
+    }
+
+    func hasRedirect(_ rule: RedirectRule) -> Bool {
+        redirectPatterns.contains(rule.pattern)
     }
 }

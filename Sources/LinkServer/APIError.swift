@@ -10,15 +10,22 @@ public struct APIError: Error, Sendable, HTTPResponseError {
     public var code: String
     /// One sentence for a person.
     public var message: String
+    /// For `405`: the methods the path accepts (sent as `Allow`).
+    public var allowedMethods: [HTTPRequest.Method]
 
     /// Creates an error.
-    public init(_ status: HTTPResponse.Status, _ code: String, _ message: String) {
+    public init(_ status: HTTPResponse.Status, _ code: String, _ message: String, allowedMethods: [HTTPRequest.Method] = []) {
         self.status = status
         self.code = code
         self.message = message
+        self.allowedMethods = allowedMethods
     }
 
-    public var headers: HTTPFields { [.contentType: "application/json; charset=utf-8"] }
+    public var headers: HTTPFields {
+        var fields: HTTPFields = [.contentType: "application/json; charset=utf-8"]
+        if !allowedMethods.isEmpty { fields[.allow] = allowedMethods.map(\.rawValue).joined(separator: ", ") }
+        return fields
+    }
 
     public func response(from request: Request, context: some RequestContext) throws -> Response {
         let encoder = JSONEncoder()

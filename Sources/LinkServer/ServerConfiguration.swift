@@ -24,6 +24,9 @@ public struct ServerConfiguration: Sendable {
     public var allowPrivateAddresses: Bool
     /// Where a manifest URL's last good copy is kept.
     public var cacheDirectory: URL
+    /// Bounds per connection: open connections, header size and count, header timeout (the body limit is
+    /// ``maximumBodyBytes``).
+    public var connectionLimits = ConnectionLimits()
 
     /// Creates a configuration with safe defaults.
     public init(

@@ -46,7 +46,24 @@ public struct ServerRoutes: Sendable {
         router.get("/v1/choose") { request, _ in try self.choose(request) }
         router.get("/v1/tests") { _, _ in try self.json(await RuleTestRunner(rules: self.store.rules).run()) }
         PlaygroundRoutes.add(to: router)
+        Self.addMethodNotAllowed(to: router)
         return router
+    }
+
+    /// The methods each API path accepts; other common methods get `405` with `Allow` instead of `404`.
+    static let allowedMethods: [(path: String, methods: [HTTPRequest.Method])] = [
+        ("/healthz", [.get]), ("/metrics", [.get]), ("/v1/resolve", [.get, .post]), ("/v1/explain", [.get]),
+        ("/v1/apps", [.get]), ("/v1/xcallback/parse", [.post]), ("/v1/choose", [.get]), ("/v1/tests", [.get]),
+    ]
+
+    static func addMethodNotAllowed(to router: Router<BasicRequestContext>) {
+        for (path, methods) in allowedMethods {
+            for method in [HTTPRequest.Method.get, .post, .put, .delete, .patch] where !methods.contains(method) {
+                router.on(RouterPath(path), method: method) { request, _ -> Response in
+                    throw APIError(.methodNotAllowed, "E_METHOD", "\(request.method.rawValue) is not allowed on \(path); use \(methods.map(\.rawValue).joined(separator: " or "))", allowedMethods: methods)
+                }
+            }
+        }
     }
 
     // MARK: Resolve

@@ -18,6 +18,8 @@ public struct SwitchyardServer: Sendable {
     public let network: ServerNetwork
     /// Downloads a manifest URL (nil when offline).
     let downloader: CachedDownloader?
+    /// Open connections, bounded by the configuration's ``ConnectionLimits``.
+    let connections = ConnectionCounter()
     let logger: Logger
 
     /// Loads and vets the initial rules; a bad initial manifest is an error (there is nothing older to serve).
@@ -37,8 +39,14 @@ public struct SwitchyardServer: Sendable {
     /// The Hummingbird application (for running, or for in-process tests with HummingbirdTesting).
     public func application(onServerRunning: (@Sendable (Int) async -> Void)? = nil) -> some ApplicationProtocol {
         let routes = ServerRoutes(store: store, metrics: metrics, configuration: configuration, network: network)
+        var limits = configuration.connectionLimits
+        limits.maximumBodyBytes = configuration.maximumBodyBytes
+        let metrics = metrics
         return Application(
             router: routes.router(),
+            server: limits.serverBuilder(counter: connections) { reason in
+                metrics.increment("connections_refused_\(reason.replacingOccurrences(of: " ", with: "_"))_total")
+            },
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "switchyard"),
             onServerRunning: { channel in await onServerRunning?(channel.localAddress?.port ?? 0) },
             logger: logger)

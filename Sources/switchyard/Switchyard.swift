@@ -11,6 +11,9 @@ struct Switchyard: AsyncParsableCommand {
         subcommands: [
             ResolveCommand.self,
             TestCommand.self,
+            LintCommand.self,
+            MinifyCommand.self,
+            MigrateCommand.self,
             BenchCommand.self,
             ExplainCommand.self,
             ServeCommand.self,
@@ -57,4 +60,24 @@ enum Terminal {
 
     /// Whether standard error is a terminal (progress lines only then).
     static var standardErrorIsTerminal: Bool { isatty(2) == 1 }
+}
+
+/// Output files written whole or not at all: the text goes to a temporary file beside the target, then is renamed
+/// over it, so a failure never leaves half a manifest behind.
+enum OutputFile {
+    static func write(_ text: String, to path: String) throws {
+        let target = URL(fileURLWithPath: path)
+        let temporary = target.deletingLastPathComponent().appendingPathComponent(".\(target.lastPathComponent).\(ProcessInfo.processInfo.processIdentifier).tmp")
+        do {
+            try Data(text.utf8).write(to: temporary)
+            if FileManager.default.fileExists(atPath: target.path) {
+                _ = try FileManager.default.replaceItemAt(target, withItemAt: temporary)
+            } else {
+                try FileManager.default.moveItem(at: temporary, to: target)
+            }
+        } catch {
+            try? FileManager.default.removeItem(at: temporary)
+            throw CommandFailure(message: "\(path): error: cannot write the file: \(error.localizedDescription)")
+        }
+    }
 }

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import LinkResolver
 import LinkRules
+import RuleTooling
 
 /// `switchyard test [PATH]`: runs a manifest's own embedded tests (the bundled rules when no path is given).
 struct TestCommand: AsyncParsableCommand {
@@ -19,6 +20,15 @@ struct TestCommand: AsyncParsableCommand {
     @Flag(help: "Run the tests even when some entries have errors (their cases are reported as failed).")
     var lenient = false
 
+    @Option(name: .customLong("cases"), help: ArgumentHelp("Run the test cases embedded in this manifest against PATH's rules (e.g. the original of a minified file).", valueName: "MANIFEST"))
+    var casesPath: String?
+
+    @Option(help: ArgumentHelp("Also write the results as JUnit XML to this file.", valueName: "FILE"))
+    var junit: String?
+
+    @Flag(inversion: .prefixedNo, help: "Show a live progress line on standard error when it is a terminal.")
+    var progress = true
+
     @OptionGroup(title: "Network (offline by default: script cases that need it are skipped with reason \"needs network\")")
     var network: NetworkOptions
 
@@ -28,7 +38,20 @@ struct TestCommand: AsyncParsableCommand {
         manifestOptions.lenient = lenient
         let rules = try await manifestOptions.loadRules(network: network)
         let scripts = ScriptEngine(fetcher: network.fetcher(onlineByDefault: false), timeLimit: network.scriptTimeLimit)
-        let report = await RuleTestRunner(rules: rules, scripts: scripts).run()
+        var runner = RuleTestRunner(rules: rules, scripts: scripts)
+        if let casesPath {
+            let cases = try ManifestOptions.load(path: casesPath, lenient: true)
+            runner = RuleTestRunner(rules: rules, cases: cases.manifest, scripts: scripts)
+        }
+        let started = ContinuousClock.now
+        let live = progress && Terminal.standardErrorIsTerminal ? LiveProgress() : nil
+        let report = await runner.run(progress: live.map { live in { live.update($0, done: $1, total: $2) } })
+        live?.finish()
+        if let junit {
+            let elapsed = ContinuousClock.now - started
+            let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+            try OutputFile.write(JUnitReport.xml(for: report, name: casesPath ?? rules.file ?? "manifest", durationSeconds: seconds), to: junit)
+        }
         if json {
             try JSONOutput.print(report)
         } else {
@@ -59,5 +82,28 @@ enum TestSummary {
         for (reason, count) in skippedReasons.sorted(by: { $0.key < $1.key }) { lines.append("skipped \(count): \(reason)") }
         lines.append("\(report.passed) passed, \(report.failed) failed, \(report.skipped) skipped")
         return lines.joined(separator: "\n")
+    }
+}
+
+/// Redraws the progress line on standard error at most every 50 ms.
+final class LiveProgress {
+    private var passed = 0, failed = 0, skipped = 0
+    private var lastDraw = ContinuousClock.now - .seconds(1)
+    private let line = ProgressLine()
+
+    func update(_ result: RuleTestResult, done: Int, total: Int) {
+        switch result.status {
+        case .passed: passed += 1
+        case .failed: failed += 1
+        case .skipped: skipped += 1
+        }
+        let now = ContinuousClock.now
+        guard done == total || now - lastDraw >= .milliseconds(50) else { return }
+        lastDraw = now
+        FileHandle.standardError.write(Data(("\r" + line.render(done: done, total: total, passed: passed, failed: failed, skipped: skipped)).utf8))
+    }
+
+    func finish() {
+        FileHandle.standardError.write(Data("\n".utf8))
     }
 }

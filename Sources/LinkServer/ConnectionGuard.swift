@@ -1,0 +1,197 @@
+import HTTPTypes
+import Hummingbird
+import HummingbirdCore
+import NIOCore
+import NIOHTTP1
+import NIOHTTPTypes
+import Synchronization
+
+/// Bounds what one client can hold: connections, header size and count, time to send a request head, body size.
+///
+/// - More open connections than ``ConnectionLimits/maximumConnections``: the new one gets `503` and is closed, so
+///   thousands of idle keep-alive sockets cannot exhaust file descriptors.
+/// - A header block over ``ConnectionLimits/maximumHeaderBytes`` or with more than
+///   ``ConnectionLimits/maximumHeaderCount`` fields: `431` and close (the HTTP decoder enforces the limits).
+/// - Any other malformed request, such as `Content-Length` with `Transfer-Encoding` (a smuggling vector, RFC 9112
+///   6.1): `400` and close.
+/// - A request head not complete within ``ConnectionLimits/headerTimeout`` of the connection opening or the last
+///   response (slowloris, idle keep-alive): the connection is closed.
+/// - A declared `Content-Length` over ``ConnectionLimits/maximumBodyBytes``: `413` and close, before the body is read.
+public struct ConnectionLimits: Sendable, Equatable {
+    /// The most connections open at once.
+    public var maximumConnections: Int
+    /// The largest header block (names and values).
+    public var maximumHeaderBytes: Int
+    /// The most header fields.
+    public var maximumHeaderCount: Int
+    /// How long a client has to send a complete request head.
+    public var headerTimeout: Duration
+    /// The largest declared request body.
+    public var maximumBodyBytes: Int
+
+    /// Creates limits.
+    public init(
+        maximumConnections: Int = 1024, maximumHeaderBytes: Int = 8192, maximumHeaderCount: Int = 100,
+        headerTimeout: Duration = .seconds(10), maximumBodyBytes: Int = 1 << 20
+    ) {
+        self.maximumConnections = maximumConnections
+        self.maximumHeaderBytes = maximumHeaderBytes
+        self.maximumHeaderCount = maximumHeaderCount
+        self.headerTimeout = headerTimeout
+        self.maximumBodyBytes = maximumBodyBytes
+    }
+}
+
+/// The count of open connections, shared by every connection's guard.
+final class ConnectionCounter: Sendable {
+    private let open = Mutex(0)
+
+    /// Counts a new connection; false when that would exceed `limit` (the connection is then not counted).
+    func enter(limit: Int) -> Bool {
+        open.withLock { count in
+            guard count < limit else { return false }
+            count += 1
+            return true
+        }
+    }
+
+    func leave() {
+        open.withLock { $0 -= 1 }
+    }
+
+    var current: Int { open.withLock { $0 } }
+}
+
+/// The per-connection guard, placed after HTTP decoding (see ``ConnectionLimits``).
+final class ConnectionGuardHandler: ChannelDuplexHandler, RemovableChannelHandler {
+    typealias InboundIn = HTTPRequestPart
+    typealias InboundOut = HTTPRequestPart
+    typealias OutboundIn = HTTPResponsePart
+    typealias OutboundOut = HTTPResponsePart
+
+    private let limits: ConnectionLimits
+    private let counter: ConnectionCounter
+    private let onRefusal: @Sendable (String) -> Void
+    private var counted = false
+    private var refusing = false
+    private var headTimer: Scheduled<Void>?
+
+    init(limits: ConnectionLimits, counter: ConnectionCounter, onRefusal: @escaping @Sendable (String) -> Void) {
+        self.limits = limits
+        self.counter = counter
+        self.onRefusal = onRefusal
+    }
+
+    func handlerAdded(context: ChannelHandlerContext) {
+        if context.channel.isActive { start(context: context) }
+    }
+
+    func channelActive(context: ChannelHandlerContext) {
+        start(context: context)
+        context.fireChannelActive()
+    }
+
+    private func start(context: ChannelHandlerContext) {
+        guard !counted, !refusing else { return }
+        guard counter.enter(limit: limits.maximumConnections) else {
+            refusing = true
+            onRefusal("connections")
+            refuse(context: context, status: .serviceUnavailable)
+            return
+        }
+        counted = true
+        armHeadTimer(context: context)
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        headTimer?.cancel()
+        if counted {
+            counted = false
+            counter.leave()
+        }
+        context.fireChannelInactive()
+    }
+
+    func handlerRemoved(context: ChannelHandlerContext) {
+        headTimer?.cancel()
+        if counted {
+            counted = false
+            counter.leave()
+        }
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        guard !refusing else { return }
+        let part = unwrapInboundIn(data)
+        if case .head(let head) = part {
+            headTimer?.cancel()
+            headTimer = nil
+            if let length = head.headerFields[.contentLength].flatMap(Int.init), length > limits.maximumBodyBytes {
+                onRefusal("body")
+                refuse(context: context, status: .contentTooLarge)
+                return
+            }
+        }
+        context.fireChannelRead(data)
+    }
+
+    func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
+        if case .end = unwrapOutboundIn(data), !refusing {
+            // The response is complete: the client has `headerTimeout` to start and finish its next request head.
+            armHeadTimer(context: context)
+        }
+        context.write(data, promise: promise)
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        guard let parserError = error as? HTTPParserError else { return context.fireErrorCaught(error) }
+        guard !refusing else { return }
+        if parserError == .headerOverflow {
+            onRefusal("headers")
+            refuse(context: context, status: .init(code: 431, reasonPhrase: "Request Header Fields Too Large"))
+        } else {
+            onRefusal("malformed")
+            refuse(context: context, status: .badRequest)
+        }
+    }
+
+    private func armHeadTimer(context: ChannelHandlerContext) {
+        headTimer?.cancel()
+        let timeout = limits.headerTimeout.components
+        let nanoseconds = timeout.seconds * 1_000_000_000 + timeout.attoseconds / 1_000_000_000
+        let channel = context.channel
+        headTimer = context.eventLoop.scheduleTask(in: .nanoseconds(nanoseconds)) { [onRefusal] in
+            onRefusal("header timeout")
+            channel.close(promise: nil)
+        }
+    }
+
+    /// Answers with `status` and `Connection: close`, then closes; nothing more is read from this connection.
+    private func refuse(context: ChannelHandlerContext, status: HTTPResponse.Status) {
+        refusing = true
+        headTimer?.cancel()
+        let body = #"{"error":{"code":"E_HTTP_\#(status.code)","message":"\#(status.reasonPhrase)"}}"#
+        var fields = HTTPFields()
+        fields[.connection] = "close"
+        fields[.contentType] = "application/json"
+        fields[.contentLength] = String(body.utf8.count)
+        context.write(wrapOutboundOut(.head(HTTPResponse(status: status, headerFields: fields))), promise: nil)
+        context.write(wrapOutboundOut(.body(context.channel.allocator.buffer(string: body))), promise: nil)
+        let channel = context.channel
+        context.writeAndFlush(wrapOutboundOut(.end(nil))).whenComplete { _ in channel.close(promise: nil) }
+    }
+}
+
+extension ConnectionLimits {
+    /// The HTTP/1 server with these limits: decoder limits for headers, the guard for the rest.
+    func serverBuilder(counter: ConnectionCounter, onRefusal: @escaping @Sendable (String) -> Void) -> HTTPServerBuilder {
+        let limits = self
+        return .http1(
+            configuration: HTTP1Channel.Configuration(
+                additionalChannelHandlers: [ConnectionGuardHandler(limits: limits, counter: counter, onRefusal: onRefusal)],
+                idleTimeout: nil,
+                httpDecoderConfiguration: .init(
+                    maxHeaderFieldSize: limits.maximumHeaderBytes, maxHeaderListSize: limits.maximumHeaderBytes,
+                    maxHeaderFieldCount: limits.maximumHeaderCount)))
+    }
+}

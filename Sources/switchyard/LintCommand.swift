@@ -1,0 +1,42 @@
+import ArgumentParser
+import Foundation
+import LinkResolver
+import LinkRules
+
+/// `switchyard lint [PATH]`: every problem in a manifest in one pass.
+struct LintCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "lint",
+        abstract: "Report every problem in a manifest: JSON, types, unknown keys, regexes, templates, scripts, stale tests.",
+        discussion: "Each line is file:line:column: severity: message [CODE at /json/pointer]. Exits 1 when there are errors, 0 otherwise."
+    )
+
+    @Argument(help: "The manifest to lint (default: the bundled rules).")
+    var path: String?
+
+    @Flag(help: "Print one JSON object: {file, errorCount, warningCount, diagnostics: [...]}.")
+    var json = false
+
+    @Flag(help: "Print only errors.")
+    var errorsOnly = false
+
+    func run() throws {
+        let report: LintReport
+        if let path {
+            guard FileManager.default.isReadableFile(atPath: path) else {
+                throw CommandFailure(message: "\(path): error: no readable file at this path")
+            }
+            report = RuleLinter().lint(contentsOf: URL(fileURLWithPath: path))
+        } else {
+            report = RuleLinter().lint(try RuleSet.bundledManifest())
+        }
+        let shown = errorsOnly ? report.diagnostics.filter { $0.severity == .error } : report.diagnostics
+        if json {
+            try JSONOutput.print(LintReport(file: report.file, diagnostics: shown))
+        } else {
+            for diagnostic in shown { print(diagnostic.description) }
+            print("\(report.file ?? "manifest"): \(report.errorCount) errors, \(report.warningCount) warnings")
+        }
+        if report.errorCount > 0 { throw ExitCode(1) }
+    }
+}

@@ -1,0 +1,168 @@
+import ArgumentParser
+import Foundation
+import LinkResolver
+import LinkRules
+import RuleTooling
+
+/// Loading and checking shared by the commands that rewrite manifests.
+enum ManifestRewriting {
+    /// Loads a manifest file with its parsed document.
+    static func load(_ path: String) throws -> LoadedManifest {
+        guard FileManager.default.isReadableFile(atPath: path) else {
+            throw CommandFailure(message: "\(path): error: no readable file at this path")
+        }
+        do {
+            return try ManifestLoader().load(contentsOf: URL(fileURLWithPath: path))
+        } catch {
+            throw CommandFailure(message: error.description)
+        }
+    }
+
+    /// Loads rewritten text; a failure here is a bug in the tool, reported as such.
+    static func reload(_ text: String, name: String) throws -> RuleSet {
+        do {
+            return RuleSet(try ManifestLoader().load(text, file: name))
+        } catch {
+            throw CommandFailure(message: "\(name): error: the rewritten manifest does not load (\(error.description)); nothing was written", exitCode: 1)
+        }
+    }
+
+    /// Runs the original's test cases on both rule sets (scripts that need the network are skipped on both).
+    static func verify(original: RuleSet, rewritten: RuleSet, network: NetworkOptions) async throws -> EquivalenceReport {
+        let scripts = ScriptEngine(fetcher: network.fetcher(onlineByDefault: false), timeLimit: network.scriptTimeLimit)
+        let report = await ManifestEquivalence.check(original: original, rewritten: rewritten, scripts: scripts)
+        guard report.isEquivalent else {
+            for difference in report.differences.prefix(20) { Terminal.printError("  \(difference)") }
+            throw CommandFailure(message: "error: \(report.summary); nothing was written", exitCode: 1)
+        }
+        return report
+    }
+}
+
+/// `switchyard minify PATH`: a smaller manifest for clients, proven equivalent on the original's tests.
+struct MinifyCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "minify",
+        abstract: "Strip what clients do not read, minify scripts, and prove the result on the original's tests.",
+        discussion: """
+            Like Opener's minify.py: keeps only the keys clients read (no tests, docs or notes), writes `scheme` \
+            `x://` as `x:`, drops actions left with no formats, writes compact JSON. Scripts lose comments and \
+            whitespace (identifiers are never renamed); every test case of the original is then run on the result \
+            and must end the same way, or nothing is written. Check it again later with \
+            `switchyard test OUT --cases PATH`.
+            """
+    )
+
+    @Argument(help: "The manifest to minify.")
+    var path: String
+
+    @Option(name: .shortAndLong, help: ArgumentHelp("Where to write (default: PATH with -minified.json).", valueName: "OUT"))
+    var output: String?
+
+    @Flag(help: "Also drop `new` flags and `previews`.")
+    var stripNew = false
+
+    @Flag(help: "Keep only what a client embedding the rules reads: also drops new, previews, iconURL, macStoreId, country, and script where script2 exists.")
+    var stripForBundle = false
+
+    @Flag(help: "Leave scripts exactly as written.")
+    var noMangle = false
+
+    @Flag(help: "Keep testInputs, testResults and redirect tests, so `switchyard test` runs on the output directly.")
+    var keepTests = false
+
+    @Flag(help: "Skip running the original's tests on the result.")
+    var noVerify = false
+
+    @OptionGroup(title: "Network (verification is offline by default: script cases that need it are skipped on both)")
+    var network: NetworkOptions
+
+    func run() async throws {
+        let loaded = try ManifestRewriting.load(path)
+        guard let root = loaded.root else { throw CommandFailure(message: "\(path): error: the manifest has no document") }
+        let options = ManifestMinifier.Options(stripNew: stripNew, stripForBundle: stripForBundle, minifyScripts: !noMangle, keepTests: keepTests)
+        let result = ManifestMinifier(options: options).minify(root)
+        let target = output ?? Self.defaultOutput(for: path)
+        let originalBytes = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
+        Terminal.printError("\(path): \(originalBytes) bytes; keys stripped: \(result.keyStrippedBytes) bytes; minified: \(result.text.utf8.count) bytes (scripts: \(result.scriptsMinified) minified, \(result.scriptsKept) kept as written)")
+        for dropped in result.droppedActions { Terminal.printError("\(path): dropped \(dropped): no formats") }
+        if !noVerify {
+            let original = RuleSet(loaded)
+            let rewritten = try ManifestRewriting.reload(result.text, name: target)
+            let report = try await ManifestRewriting.verify(original: original, rewritten: rewritten, network: network)
+            Terminal.printError("verified: \(report.summary)")
+        }
+        try OutputFile.write(result.text, to: target)
+        Terminal.printError("wrote \(target)")
+    }
+
+    static func defaultOutput(for path: String) -> String {
+        let url = URL(fileURLWithPath: path)
+        let stem = url.deletingPathExtension().lastPathComponent
+        return url.deletingLastPathComponent().appendingPathComponent("\(stem)-minified.json").path
+    }
+}
+
+/// `switchyard migrate PATH --to vN`: the manifest rewritten for another format version.
+struct MigrateCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "migrate",
+        abstract: "Rewrite a manifest for another format version (v1–v5), up or down.",
+        discussion: """
+            Renames keys (v4 shortened them), converts `scheme` (x:// before v4) and `storeId` (a number in v5). \
+            Content the target's clients cannot read (script2 before v3, redirect rules before v3, browsers and \
+            previews in v1, v1 apps without a store id) gets one warning per item and is kept, since clients skip \
+            unknown keys, so migrating back restores the original; --drop-unsupported removes it instead. The \
+            original's tests are run on the result (unless dropping) and must end the same way.
+            """
+    )
+
+    @Argument(help: "The manifest to migrate.")
+    var path: String
+
+    @Option(help: ArgumentHelp("The target version: v1, v2, v3, v4 or v5.", valueName: "vN"))
+    var to: String
+
+    @Option(name: .shortAndLong, help: ArgumentHelp("Where to write (default: standard output).", valueName: "OUT"))
+    var output: String?
+
+    @Flag(help: "Remove what the target version's clients cannot read instead of keeping it.")
+    var dropUnsupported = false
+
+    @Flag(help: "Skip running the original's tests on the result.")
+    var noVerify = false
+
+    @OptionGroup(title: "Network (verification is offline by default)")
+    var network: NetworkOptions
+
+    func validate() throws {
+        guard Self.version(to) != nil else { throw ValidationError("--to must be one of v1, v2, v3, v4, v5 (got \"\(to)\")") }
+    }
+
+    static func version(_ text: String) -> ManifestVersion? {
+        let digits = text.lowercased().hasPrefix("v") ? String(text.dropFirst()) : text
+        return Int(digits).flatMap(ManifestVersion.init(rawValue:))
+    }
+
+    func run() async throws {
+        guard let target = Self.version(to) else { throw ValidationError("--to must be one of v1 … v5") }
+        let loaded = try ManifestRewriting.load(path)
+        let migrator = ManifestMigrator(to: target, unsupported: dropUnsupported ? .drop : .keep)
+        let result = migrator.migrate(loaded)
+        for warning in result.warnings { Terminal.printError(warning.description) }
+        let text = JSONWriter(style: .pretty(indent: 4)).write(result.root)
+        let name = output ?? "<stdout>"
+        let rewritten = try ManifestRewriting.reload(text, name: name)
+        Terminal.printError("\(path): \(result.sourceVersion) → \(target); \(result.warnings.count) warnings")
+        if !noVerify && !dropUnsupported {
+            let report = try await ManifestRewriting.verify(original: RuleSet(loaded), rewritten: rewritten, network: network)
+            Terminal.printError("verified: \(report.summary)")
+        }
+        if let output {
+            try OutputFile.write(text, to: output)
+            Terminal.printError("wrote \(output)")
+        } else {
+            print(text, terminator: "")
+        }
+    }
+}

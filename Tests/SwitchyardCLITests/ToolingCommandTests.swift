@@ -1,0 +1,141 @@
+import Foundation
+import SwitchyardTestSupport
+import Testing
+
+#if canImport(FoundationXML)
+import FoundationXML
+#endif
+
+/// `lint`, `minify`, `migrate` and `test --junit` end to end, as a maintainer runs them.
+@Suite struct ToolingCommandTests {
+    static let broken = """
+        {
+            "apps": [{"identifier": "a", "name": "A", "scheme": "a"}],
+            "actions": [
+                {
+                    "regex": "https://a\\\\.example/(\\\\d+)",
+                    "testInputs": ["https://a.example/1", "https://b.example/2"],
+                    "formats": [{"appId": "a", "format": "a://$2", "testResults": ["a://1", "a://2"]}]
+                }
+            ]
+        }
+        """
+
+    @Test func lintReportsEveryProblemWithItsPlaceAndExitsOne() throws {
+        let directory = try TemporaryDirectory()
+        let path = try directory.write(Self.broken, named: "rules.json")
+        let output = try SwitchyardProcess.run(["lint", path])
+        #expect(output.status == 1)
+        // File order: the stale test input (line 6) before the template (line 7).
+        let lines = output.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.count == 3)
+        #expect(lines.first?.hasPrefix("\(path):6:51: error: test input 1 \"https://b.example/2\"") == true)
+        #expect(lines.first?.hasSuffix("[E_STALE_TEST at /actions/0/testInputs/1]") == true)
+        #expect(output.stdout.contains("\(path):7:50: error: the template \"a://$2\" uses $2 but the regex has only 1 capture groups"))
+        #expect(output.stdout.contains("[E_GROUP_REF at /actions/0/formats/0/format]"))
+        #expect(output.stdout.contains("\(path): 2 errors, 0 warnings"))
+        let json = try SwitchyardProcess.run(["lint", "--json", path])
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+        #expect(report["errorCount"] as? Int == 2)
+        let diagnostics = try #require(report["diagnostics"] as? [[String: Any]])
+        #expect(diagnostics.map { $0["pointer"] as? String } == ["/actions/0/testInputs/1", "/actions/0/formats/0/format"])
+    }
+
+    @Test func lintOfTheBundledRulesIsClean() throws {
+        let output = try SwitchyardProcess.run(["lint"])
+        #expect(output.status == 0, "\(output.stdout)")
+        #expect(output.stdout.contains("bundled:default-rules.json: 0 errors"))
+    }
+
+    @Test func lintOfATruncatedFileNamesLineAndColumn() throws {
+        let directory = try TemporaryDirectory()
+        let path = try directory.write("{\n  \"apps\": [\n", named: "cut.json")
+        let output = try SwitchyardProcess.run(["lint", path])
+        #expect(output.status == 1)
+        #expect(output.stdout.contains("\(path):3:1: error: invalid JSON"))
+    }
+
+    @Test(.enabled(if: SharedData.isAvailable, SharedData.skipReason))
+    func minifyThenTestWithTheOriginalsCasesGivesTheSameCounts() throws {
+        let original = try #require(SharedData.url("openerManifest-v5.json")).path
+        let directory = try TemporaryDirectory()
+        let minified = directory.url.appendingPathComponent("min.json").path
+        let run = try SwitchyardProcess.run(["minify", original, "-o", minified])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stderr.contains("identical outcomes"))
+        let originalSize = try #require(try FileManager.default.attributesOfItem(atPath: original)[.size] as? Int)
+        let minifiedSize = try #require(try FileManager.default.attributesOfItem(atPath: minified)[.size] as? Int)
+        #expect(minifiedSize * 3 < originalSize)
+        let before = try SwitchyardProcess.run(["test", original])
+        let after = try SwitchyardProcess.run(["test", minified, "--cases", original])
+        #expect(before.stdout.split(separator: "\n").last == after.stdout.split(separator: "\n").last)
+        #expect(after.stdout.hasSuffix("1785 passed, 12 failed, 323 skipped\n"))
+    }
+
+    @Test func minifyWritesNothingWhenTheInputIsBroken() throws {
+        let directory = try TemporaryDirectory()
+        let path = try directory.write("{\"apps\": [", named: "cut.json")
+        let target = directory.url.appendingPathComponent("out.json").path
+        let output = try SwitchyardProcess.run(["minify", path, "-o", target])
+        #expect(output.status == 2)
+        #expect(output.stderr.contains("\(path):1:11: error: invalid JSON"))
+        #expect(!FileManager.default.fileExists(atPath: target))
+    }
+
+    @Test(.enabled(if: SharedData.isAvailable, SharedData.skipReason))
+    func migrateVersion2ToVersion5KeepsTheTestCountsAndRoundTrips() throws {
+        let v2 = try #require(SharedData.url("openerManifest-v2.json")).path
+        let directory = try TemporaryDirectory()
+        let v5 = directory.url.appendingPathComponent("v5.json").path
+        let up = try SwitchyardProcess.run(["migrate", v2, "--to", "v5", "-o", v5])
+        #expect(up.status == 0, "\(up.stderr)")
+        let before = try SwitchyardProcess.run(["test", v2])
+        let after = try SwitchyardProcess.run(["test", v5])
+        #expect(before.stdout.split(separator: "\n").last == after.stdout.split(separator: "\n").last)
+        #expect(after.stdout.contains("(v5)"))
+        let down = try SwitchyardProcess.run(["migrate", v5, "--to", "v2"])
+        #expect(down.status == 0)
+        let back = try directory.write(down.stdout, named: "back.json")
+        let again = try SwitchyardProcess.run(["migrate", back, "--to", "5"])
+        #expect(again.stdout == (try String(contentsOfFile: v5, encoding: .utf8)))
+    }
+
+    @Test func migrateRejectsAnUnknownVersion() throws {
+        let output = try SwitchyardProcess.run(["migrate", "x.json", "--to", "v9"])
+        #expect(output.status == 2)
+        #expect(output.stderr.contains("--to must be one of v1, v2, v3, v4, v5"))
+    }
+
+    @Test func junitOutputIsXMLWithEveryCase() throws {
+        let directory = try TemporaryDirectory()
+        let path = try directory.write(Self.broken.replacingOccurrences(of: "a://$2", with: "a://$1"), named: "rules.json")
+        let junit = directory.url.appendingPathComponent("report.xml")
+        let output = try SwitchyardProcess.run(["test", path, "--junit", junit.path])
+        #expect(output.status == 1)
+        let parser = XMLParser(data: try Data(contentsOf: junit))
+        #expect(parser.parse())
+        let xml = try String(contentsOf: junit, encoding: .utf8)
+        #expect(xml.components(separatedBy: "<testcase ").count - 1 == 2)
+        #expect(xml.contains(#"<failure message="the regex does not match the input""#))
+        // Not a terminal: no progress line.
+        #expect(!output.stderr.contains("["))
+    }
+
+    @Test func progressLineAppearsOnATerminal() throws {
+        // `script` runs the command on a pseudo-terminal, as a maintainer's shell would.
+        let binary = SwitchyardProcess.binaryURL.path
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/script")
+        process.arguments = ["-qec", "\(binary) test", "/dev/null"]
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        let text = String(decoding: data, as: UTF8.self)
+        #expect(process.terminationStatus == 0, "\(text)")
+        #expect(text.contains("\r["))
+        #expect(text.contains("passed  0 failed  0 skipped"))
+    }
+}
