@@ -100,6 +100,17 @@ import FoundationXML
         #expect(again.stdout == (try String(contentsOfFile: v5, encoding: .utf8)))
     }
 
+    @Test func outputReplacesAnExistingFileWhole() throws {
+        let directory = try TemporaryDirectory()
+        let path = try directory.write(Self.broken.replacingOccurrences(of: "a://$2", with: "a://$1"), named: "rules.json")
+        let target = try directory.write("old contents", named: "out.json")
+        let output = try SwitchyardProcess.run(["migrate", path, "--to", "v3", "-o", target])
+        #expect(output.status == 0, "\(output.stderr)")
+        let written = try String(contentsOfFile: target, encoding: .utf8)
+        #expect(written.contains(#""appIdentifier": "a""#))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.url.path).sorted() == ["out.json", "rules.json"])
+    }
+
     @Test func migrateRejectsAnUnknownVersion() throws {
         let output = try SwitchyardProcess.run(["migrate", "x.json", "--to", "v9"])
         #expect(output.status == 2)
