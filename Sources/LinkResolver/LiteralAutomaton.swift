@@ -9,6 +9,7 @@ struct LiteralAutomaton: Sendable {
     private let transitions: [Int32]  // state * classCount + class → state
     private let outputStart: [Int32]  // per state, range into outputs
     private let outputs: [Int32]  // rule indexes
+    private let ruleCount: Int  // 1 + the largest rule index
 
     /// Builds the automaton; `literals[i]` are the alternatives for rule `ruleIndexes[i]`.
     init(rules: [(index: Int, literals: [String])]) {
@@ -83,26 +84,43 @@ struct LiteralAutomaton: Sendable {
         self.transitions = goto.flatMap { $0 }
         self.outputStart = outputStart
         self.outputs = outputs
+        self.ruleCount = (rules.map(\.index).max() ?? -1) + 1
     }
 
-    /// Marks `hits[rule] = true` for every rule with a literal in `text` followed by the end marker (byte 0).
-    func scan(_ text: String, into hits: inout [Bool]) {
-        var state = 0
-        let scanned: Void? = text.utf8.withContiguousStorageIfAvailable { buffer in
-            for byte in buffer { step(&state, byte, &hits) }
+    /// The rules with a literal in `bytes` followed by the end marker (byte 0), each once, in the order found.
+    func scan(_ bytes: [UInt8]) -> [Int] {
+        var found: [Int] = []
+        // A bit per rule, so that a rule whose literals occur several times is listed once.
+        var seen = [UInt64](repeating: 0, count: (ruleCount + 63) / 64 + 1)
+        seen.withUnsafeMutableBufferPointer { seen in
+        transitions.withUnsafeBufferPointer { transitions in
+            alphabetClass.withUnsafeBufferPointer { alphabet in
+                outputStart.withUnsafeBufferPointer { starts in
+                    outputs.withUnsafeBufferPointer { outputs in
+                        var state = 0
+                        func step(_ byte: UInt8) {
+                            state = Int(transitions[state &* classCount &+ Int(alphabet[Int(byte)])])
+                            let start = Int(starts[state]), end = Int(starts[state &+ 1])
+                            if start != end {
+                                for position in start..<end {
+                                    let rule = Int(outputs[position])
+                                    let bit: UInt64 = 1 << UInt64(rule & 63)
+                                    if seen[rule >> 6] & bit == 0 {
+                                        seen[rule >> 6] |= bit
+                                        found.append(rule)
+                                    }
+                                }
+                            }
+                        }
+                        bytes.withUnsafeBufferPointer { input in
+                            for byte in input { step(byte) }
+                        }
+                        step(RequiredLiterals.endOfText)
+                    }
+                }
+            }
         }
-        if scanned == nil {
-            for byte in text.utf8 { step(&state, byte, &hits) }
         }
-        step(&state, RequiredLiterals.endOfText, &hits)
-    }
-
-    @inline(__always)
-    private func step(_ state: inout Int, _ byte: UInt8, _ hits: inout [Bool]) {
-        state = Int(transitions[state &* classCount &+ Int(alphabetClass[Int(byte)])])
-        let start = Int(outputStart[state]), end = Int(outputStart[state &+ 1])
-        if start != end {
-            for position in start..<end { hits[Int(outputs[position])] = true }
-        }
+        return found
     }
 }

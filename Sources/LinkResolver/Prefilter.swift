@@ -33,28 +33,67 @@ struct Prefilter: Sendable {
     /// `candidates[i]` is true when action `i` must be confirmed by its regex.
     func candidates(for link: String, count actionCount: Int) -> [Bool] {
         var hits = [Bool](repeating: false, count: actionCount)
-        if Self.hasCaseFoldingHazard(link) || containsLineTerminator(link) || link.utf8.contains(RequiredLiterals.endOfText) {
-            // ICU's case-insensitive matching folds a few non-ASCII letters onto ASCII ones (K KELVIN SIGN → k,
-            // LONG S → s, dotted/dotless I); an ASCII prefilter could miss those. Line terminators change what `$`
-            // means, and a 0 byte would fake the end marker. Such links confirm every rule.
-            return [Bool](repeating: true, count: actionCount)
-        }
-        automaton.scan(link, into: &hits)
-        for index in alwaysRun { hits[index] = true }
+        for index in candidateIndexes(for: LinkBytes(link)) { hits[index] = true }
         return hits
     }
 
-    static func hasCaseFoldingHazard(_ link: String) -> Bool {
-        link.utf8.contains { $0 >= 0x80 }
-            && link.unicodeScalars.contains { [0x017F, 0x212A, 0x212B, 0x0130, 0x0131].contains($0.value) }
+    /// The rules to confirm with their regex, in ascending order.
+    func candidateIndexes(for link: LinkBytes) -> [Int] {
+        if link.hasCaseFoldingHazard || link.hasLineTerminator || link.hasNUL {
+            // ICU's case-insensitive matching folds a few non-ASCII letters onto ASCII ones (K KELVIN SIGN → k,
+            // LONG S → s, dotted/dotless I); an ASCII prefilter could miss those. Line terminators change what `$`
+            // means, and a 0 byte would fake the end marker. Such links confirm every rule.
+            return Array(0..<(indexedCount + alwaysRun.count))
+        }
+        var found = automaton.scan(link.bytes)
+        if !alwaysRun.isEmpty {
+            found += alwaysRun
+        }
+        if found.count > 1 { found.sort() }
+        return found
     }
+
 }
 
-/// Whether a string holds a character ICU treats as a line terminator (then `.` and `$` behave differently and the
-/// trivial-pattern fast path must not be used).
-func containsLineTerminator(_ text: String) -> Bool {
-    text.utf8.contains { $0 == 0x0A || $0 == 0x0D || $0 == 0x0B || $0 == 0x0C || $0 >= 0x80 }
-        && text.unicodeScalars.contains { [0x0A, 0x0B, 0x0C, 0x0D, 0x85, 0x2028, 0x2029].contains($0.value) }
+/// A link's UTF-8 bytes and the facts the matcher needs about them, found in one pass.
+struct LinkBytes {
+    /// The link.
+    let text: String
+    /// Its UTF-8 bytes.
+    let bytes: [UInt8]
+    /// Only ASCII.
+    let isASCII: Bool
+    /// A C0 control character or DEL.
+    let hasControl: Bool
+    /// A 0 byte (the prefilter's end marker).
+    let hasNUL: Bool
+    /// A character ICU treats as a line terminator.
+    let hasLineTerminator: Bool
+    /// A non-ASCII letter that ICU's case-insensitive matching folds onto an ASCII one.
+    let hasCaseFoldingHazard: Bool
+
+    init(_ text: String) {
+        self.text = text
+        let bytes = Array(text.utf8)
+        self.bytes = bytes
+        var nonASCII = false, control = false, nul = false, asciiLineTerminator = false
+        bytes.withUnsafeBufferPointer { buffer in
+            for byte in buffer {
+                if byte >= 0x80 {
+                    nonASCII = true
+                } else if byte < 0x20 || byte == 0x7F {
+                    control = true
+                    if byte == 0 { nul = true }
+                    if byte >= 0x0A && byte <= 0x0D { asciiLineTerminator = true }
+                }
+            }
+        }
+        isASCII = !nonASCII
+        hasControl = control
+        hasNUL = nul
+        hasLineTerminator = asciiLineTerminator || (nonASCII && text.unicodeScalars.contains { [0x85, 0x2028, 0x2029].contains($0.value) })
+        hasCaseFoldingHazard = nonASCII && text.unicodeScalars.contains { [0x017F, 0x212A, 0x212B, 0x0130, 0x0131].contains($0.value) }
+    }
 }
 
 extension RuleSet {

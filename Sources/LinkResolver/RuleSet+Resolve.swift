@@ -94,14 +94,18 @@ extension RuleSet {
             }
         }
         var result: [Opening] = []
+        result.reserveCapacity(8 + (options.includeBrowsers ? browsers.count : 0))
         let headerInput = options.headers.map { link + "\n" + Self.compactJSON($0) }
+        // One pass over the link's bytes gives what every later step needs.
+        let linkBytes = LinkBytes(link)
         // ASCII links (nearly all) are rendered from ICU's match ranges without ICU's template engine.
-        let asciiLink: [UInt8]? = link.utf8.allSatisfy { $0 < 0x80 } ? Array(link.utf8) : nil
-        var actionCandidates = actionFilter.candidates(for: link, count: actions.count)
-        if headerInput != nil {
-            for index in headerActions { actionCandidates[index] = true }
+        let asciiLink: [UInt8]? = linkBytes.isASCII ? linkBytes.bytes : nil
+        var actionCandidates = actionFilter.candidateIndexes(for: linkBytes)
+        if headerInput != nil, !headerActions.isEmpty {
+            actionCandidates = Array(Set(actionCandidates).union(headerActions)).sorted()
         }
-        for (index, compiled) in actions.enumerated() where actionCandidates[index] {
+        for index in actionCandidates {
+            let compiled = actions[index]
             guard compiled.formats.contains(where: { options.allows(scheme: $0.scheme, platform: $0.platform) }) else { continue }
             let input = compiled.action.headers ? (headerInput ?? link) : link
             let matches = run(compiled.regex, on: input, rule: compiled.action.pointer)
@@ -116,10 +120,9 @@ extension RuleSet {
             }
         }
         if options.includeBrowsers {
-            let trivialSafe = !containsLineTerminator(link)
-            let bytes = Array(link.utf8)
-            let linkIsClean = !bytes.contains { $0 < 0x20 || $0 == 0x7F }
-            result.reserveCapacity(result.count + browsers.count)
+            let trivialSafe = !linkBytes.hasLineTerminator
+            let bytes = linkBytes.bytes
+            let linkIsClean = !linkBytes.hasControl
             // Many browsers share a pattern: match each distinct trivial pattern once per link.
             var trivialMatches = [TrivialPattern.Match??](repeating: nil, count: trivialPatterns.count)
             for compiled in browsers where options.allows(scheme: compiled.scheme, platform: compiled.platform) {
@@ -151,8 +154,8 @@ extension RuleSet {
             }
         }
         if options.includePreviews {
-            let previewCandidates = previewFilter.candidates(for: link, count: previews.count)
-            for (index, compiled) in previews.enumerated() where previewCandidates[index] {
+            for index in previewFilter.candidateIndexes(for: linkBytes) {
+                let compiled = previews[index]
                 let matches = run(compiled.regex, on: link, rule: compiled.preview.pointer)
                 guard !matches.isEmpty else { continue }
                 result.append(opening(compiled.output, kind: .preview, app: nil, title: "Preview", rule: compiled.rule) { compiled.regex.render($0, matches: matches, in: link) })

@@ -38,10 +38,11 @@ public enum OutputSafety {
     /// Why `url` must not be handed to an app, or nil when it is acceptable.
     public static func problem(with url: String) -> String? {
         // Hot path (every rendered opening): one pass over the bytes, no allocation unless something is wrong.
+        var url = url
+        let hasControl = url.withUTF8 { buffer in buffer.contains { $0 < 0x20 || $0 == 0x7F } }
+        if hasControl { return "the URL contains a control character" }
+        guard mayStartWithForbiddenScheme(url) else { return nil }
         var bytes = url.utf8[...]
-        for byte in bytes where byte < 0x20 || byte == 0x7F {
-            return "the URL contains a control character"
-        }
         while let first = bytes.first, first == UInt8(ascii: " ") { bytes = bytes.dropFirst() }
         for scheme in forbiddenSchemePrefixes where bytes.count >= scheme.count {
             if zip(bytes, scheme).allSatisfy({ $0 | 0x20 == $1 || ($0 == $1) }) {

@@ -19,8 +19,8 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("A manifest file or http(s) URL to serve instead of the bundled rules (a file reloads on change, a URL is checked every reload interval; both on SIGHUP).", valueName: "path|url"))
     var manifest: String?
 
-    @Option(help: "Seconds between checks of the manifest file for changes.")
-    var reloadInterval = 5
+    @Option(help: "Seconds between checks of the manifest file for changes (at least 0.05).")
+    var reloadInterval: Double = 5
 
     @Option(help: "Log level: trace, debug, info, notice, warning, error, critical.")
     var logLevel = "info"
@@ -48,7 +48,7 @@ struct ServeCommand: AsyncParsableCommand {
             throw CommandFailure(message: "\(manifest): error: no readable file at this path")
         }
         let configuration = ServerConfiguration(
-            host: host, port: port, manifest: manifest.map { isURL ? .url($0) : .file($0) } ?? .bundled, reloadInterval: .seconds(max(reloadInterval, 1)),
+            host: host, port: port, manifest: manifest.map { isURL ? .url($0) : .file($0) } ?? .bundled, reloadInterval: .milliseconds(Int(min(max(reloadInterval, 0.05), 86400) * 1000)),
             scriptBudget: .milliseconds(Int(min(max(scriptBudget, 0.1), 60) * 1000)), networkEnabled: !offline,
             allowPrivateAddresses: allowPrivateAddresses)
         let server: SwitchyardServer
