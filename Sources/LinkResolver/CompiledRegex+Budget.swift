@@ -17,16 +17,32 @@ extension CompiledRegex {
     /// works, so a catastrophic pattern (the real v5 Webex rule takes 1.2 s on a short dotted URL) is stopped at
     /// the deadline. `.reportCompletion` surfaces ICU's internal errors, which `firstMatch` reports as "no match".
     func matches(in input: String, deadline: ContinuousClock.Instant) -> MatchOutcome {
+        enumerateMatches(in: input, options: [], firstOnly: false, deadline: deadline)
+    }
+
+    /// The match at the very start of `input`, if any (redirect rules), stopping at `deadline`.
+    func firstMatchAtStart(of input: String, deadline: ContinuousClock.Instant) -> MatchOutcome {
+        enumerateMatches(in: input, options: .anchored, firstOnly: true, deadline: deadline)
+    }
+
+    private func enumerateMatches(
+        in input: String, options: NSRegularExpression.MatchingOptions, firstOnly: Bool, deadline: ContinuousClock.Instant
+    ) -> MatchOutcome {
         var found: [NSTextCheckingResult] = []
         var timedOut = false
         var failed = false
         var callbacks = 0
         let clock = ContinuousClock()
         expression.enumerateMatches(
-            in: input, options: [.reportProgress, .reportCompletion], range: NSRange(input.startIndex..., in: input)
+            in: input, options: options.union([.reportProgress, .reportCompletion]),
+            range: NSRange(input.startIndex..., in: input)
         ) { result, flags, stop in
             if let result {
                 found.append(result)
+                if firstOnly {
+                    stop.pointee = true
+                    return
+                }
             }
             if flags.contains(.internalError) {
                 failed = true

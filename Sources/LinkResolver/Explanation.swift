@@ -47,10 +47,12 @@ extension RuleSet {
     /// Explains how `link` resolves. Every action is reported, in manifest order.
     public func explain(_ link: String, options: ResolveOptions = ResolveOptions()) -> Explanation {
         var redirectTraces: [Explanation.RedirectTrace] = []
-        let (unwrapped, steps) = applyRedirects(to: link)
+        let (unwrapped, steps) = applyRedirects(to: link, budget: options.budget)
         for compiled in redirects {
             let step = steps.first { $0.rule == compiled.rule.pattern }
-            redirectTraces.append(.init(rule: compiled.rule.pointer.description, matchedAtStart: compiled.regex.firstMatchAtStart(of: link) != nil, result: step?.to))
+            let atStart = compiled.regex.firstMatchAtStart(of: link, deadline: ContinuousClock().now + options.budget.perRegex)
+            let matchedAtStart = if case .matches(let found) = atStart { !found.isEmpty } else { false }
+            redirectTraces.append(.init(rule: compiled.rule.pointer.description, matchedAtStart: matchedAtStart, result: step?.to))
         }
         let candidates = actionFilter.candidates(for: unwrapped, count: actions.count)
         let literals = actionLiterals

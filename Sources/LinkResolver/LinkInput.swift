@@ -46,7 +46,10 @@ public enum LinkInput {
         let userinfo = atSigns == 1 ? authority[..<(authority.firstIndex(of: "@") ?? authority.startIndex)] + "@" : ""
         var hostPort = atSigns == 1 ? authority[authority.index(after: authority.firstIndex(of: "@") ?? authority.startIndex)...] : authority
         var port = ""
-        if !hostPort.hasPrefix("["), let portColon = hostPort.lastIndex(of: ":") {
+        // The port starts at the first colon after the host (after the `]` of an IPv6 literal), as browsers read
+        // it: `a.com:http:` has the port `http:`, not the host `a.com:http` with an empty port.
+        let hostEnd = hostPort.hasPrefix("[") ? (hostPort.firstIndex(of: "]") ?? hostPort.endIndex) : hostPort.startIndex
+        if let portColon = hostPort[hostEnd...].firstIndex(of: ":") {
             port = String(hostPort[hostPort.index(after: portColon)...])
             hostPort = hostPort[..<portColon]
             guard port.isEmpty || (port.allSatisfy(\.isASCII) && port.allSatisfy(\.isNumber) && (Int(port) ?? 70000) <= 65535) else {
@@ -56,14 +59,28 @@ public enum LinkInput {
         // Hosts are case-insensitive; rules are written in lower case.
         var host = hostPort.lowercased()
         guard !host.isEmpty else { throw LinkInputError(code: .notAbsolute, message: "\"\(preview(link))\" has an empty host") }
-        if host.hasSuffix(".") && host.count > 1 { host.removeLast() }
+        // No host has a space (browsers refuse one), and dropping a trailing dot after it would leave the link
+        // ending in whitespace, which the next normalisation would trim.
+        guard !host.contains(" ") else {
+            throw LinkInputError(code: .badHost, message: "the host \"\(hostPort)\" contains a space")
+        }
         if !host.allSatisfy(\.isASCII) {
             // One host form everywhere: punycode, as URL.host gives it, so a look-alike Unicode host never
-            // matches the ASCII rules of the service it imitates.
-            guard let ascii = URL(string: "http://\(host)/")?.host, ascii.allSatisfy(\.isASCII) else {
+            // matches the ASCII rules of the service it imitates. URL.host also decodes percent-escapes (`%41`
+            // would become `A`, `%20` a space), so a host that mixes them with non-ASCII letters is refused.
+            guard !host.contains("%"), let ascii = URL(string: "http://\(host)/")?.host, ascii.allSatisfy(\.isASCII) else {
                 throw LinkInputError(code: .badHost, message: "the host \"\(host)\" is not a valid international domain name")
             }
             host = ascii
+        }
+        // After the conversion, which maps an ideographic full stop (`。`) to a dot.
+        if host.hasSuffix(".") && host.count > 1 {
+            host.removeLast()
+            // One trailing dot is the DNS root; another one would be an empty label, which no resolver accepts (and
+            // dropping it too would make a second normalisation change the link again).
+            guard !host.hasSuffix(".") else {
+                throw LinkInputError(code: .badHost, message: "the host \"\(hostPort)\" ends with an empty label (two trailing dots)")
+            }
         }
         let rest = afterScheme[authorityEnd...]
         return "\(link[...schemeEnd])//\(userinfo)\(host)\(port.isEmpty ? "" : ":" + port)\(rest)"

@@ -42,14 +42,35 @@ enum RequiredLiterals {
 
     /// The required literals of `pattern`, or nil when the rule cannot be indexed.
     static func of(_ pattern: String) -> [String]? {
-        guard let node = RegexSyntaxParser.parse(pattern), let best = info(node).best,
-            best.allSatisfy({ weight($0) > 0 })
-        else { return nil }
+        guard let node = RegexSyntaxParser.parse(pattern), let found = info(node).best else { return nil }
+        // `$$`, `$\z`, `(a$)$`: consecutive end anchors name one position, and the scan appends one end marker.
+        let best = Set(found.map(collapsingEndMarkers))
+        guard best.allSatisfy({ weight($0) > 0 }) else { return nil }
         // OR semantics: a literal containing another one of the set is redundant ("twitter.com/status/" holds
         // "twitter.com/"), so only the minimal ones are indexed.
-        let literals = Set(best.map(trimmed)).map { String(decoding: $0, as: UTF8.self) }
-        let minimal = literals.filter { literal in !literals.contains { $0 != literal && literal.contains($0) } }
-        return minimal.sorted()
+        // Compared as bytes: Foundation's `String.contains` skips the 0 end marker, so `abc` and `abc\0` each
+        // "contained" the other and both were dropped, leaving a rule with no literal that never became a candidate.
+        let literals = Array(Set(best.map(trimmed)))
+        let minimal = literals.filter { literal in !literals.contains { $0 != literal && holds(literal, $0) } }
+        return minimal.map { String(decoding: $0, as: UTF8.self) }.sorted()
+    }
+
+    /// Whether `literal` contains `other`, byte for byte.
+    static func holds(_ literal: [UInt8], _ other: [UInt8]) -> Bool {
+        guard other.count <= literal.count else { return false }
+        return (0...(literal.count - other.count)).contains { start in
+            literal[start..<(start + other.count)].elementsEqual(other)
+        }
+    }
+
+    /// The literal with each run of end markers reduced to one (a 0 byte after a 0 byte is dropped).
+    static func collapsingEndMarkers(_ literal: [UInt8]) -> [UInt8] {
+        var result: [UInt8] = []
+        result.reserveCapacity(literal.count)
+        for byte in literal where byte != endOfText || result.last != endOfText {
+            result.append(byte)
+        }
+        return result
     }
 
     /// A shorter literal that is still required: any substring of a required literal is required too, so the

@@ -31,7 +31,8 @@ public final class Resolver: Sendable {
     /// run of this request (default: the engine's time limit).
     public func resolve(_ link: String, options: ResolveOptions = ResolveOptions(), scriptBudget: Duration? = nil) async -> Resolution {
         var options = options
-        var (unwrapped, steps) = rules.applyRedirects(to: link)
+        var (unwrapped, steps, redirectsTimedOut) = rules.unwrap(
+            link, budget: options.budget, deadline: ContinuousClock().now + options.budget.perResolution)
         if options.headers == nil, let fetcher, rules.headerRulesCouldApply(to: unwrapped) {
             options.headers = await Self.headers(of: unwrapped, fetcher: fetcher)
         }
@@ -44,8 +45,10 @@ public final class Resolver: Sendable {
                     steps.append(UnwrapStep(kind: "http-redirect", rule: "HEAD", from: previous, to: hop))
                     previous = hop
                 }
-                let (final, finalSteps) = rules.applyRedirects(to: followed.finalURL)
+                let (final, finalSteps, finalRedirectsTimedOut) = rules.unwrap(
+                    followed.finalURL, budget: options.budget, deadline: ContinuousClock().now + options.budget.perResolution)
                 steps += finalSteps
+                redirectsTimedOut += finalRedirectsTimedOut
                 unwrapped = final
                 var finalOptions = options
                 if finalOptions.headers == nil, let fetcher, rules.headerRulesCouldApply(to: final) {
@@ -58,7 +61,8 @@ public final class Resolver: Sendable {
         if let scripts {
             openings = await render(openings, link: unwrapped, options: options, scripts: scripts, budget: scriptBudget)
         }
-        return Resolution(input: link, unwrapped: unwrapped, steps: steps, openings: openings, timedOutRules: timedOut)
+        return Resolution(
+            input: link, unwrapped: unwrapped, steps: steps, openings: openings, timedOutRules: redirectsTimedOut + timedOut)
     }
 
     /// Runs every script opening concurrently; each gets the input its rule matched.

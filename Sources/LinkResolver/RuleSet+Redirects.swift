@@ -11,26 +11,50 @@ extension RuleSet {
     /// percent-decoded only when the result has no host (so an encoded URL captured from a path is decoded, while
     /// an ordinary URL keeps its escapes). A result that is empty or holds control characters is refused and the
     /// next rule is tried. Applying one rule once means a rule that maps a link onto itself cannot loop.
-    public func applyRedirects(to link: String) -> (url: String, steps: [UnwrapStep]) {
+    ///
+    /// Each regex runs under `budget`, like the actions' regexes: a rule that runs out of time is skipped.
+    public func applyRedirects(to link: String, budget: MatchBudget = MatchBudget()) -> (url: String, steps: [UnwrapStep]) {
+        let clock = ContinuousClock()
+        let unwrapped = unwrap(link, budget: budget, deadline: clock.now + budget.perResolution)
+        return (unwrapped.url, unwrapped.steps)
+    }
+
+    /// ``applyRedirects(to:budget:)`` with the resolution's deadline, also giving the rules that ran out of time.
+    func unwrap(_ link: String, budget: MatchBudget, deadline resolutionDeadline: ContinuousClock.Instant)
+        -> (url: String, steps: [UnwrapStep], timedOut: [String])
+    {
+        let clock = ContinuousClock()
         var current = link
         var steps: [UnwrapStep] = []
+        var timedOut: [String] = []
         for compiled in redirects {
-            guard let match = compiled.regex.firstMatchAtStart(of: current) else { continue }
+            // A redirect pattern comes from the manifest like any other: without a deadline, one catastrophic
+            // pattern (the v5 Webex shape takes over a second on a dotted link) would stall every resolution.
+            let deadline = min(clock.now + budget.perRegex, resolutionDeadline)
+            guard case .matches(let atStart) = compiled.regex.firstMatchAtStart(of: current, deadline: deadline) else {
+                timedOut.append(compiled.rule.pointer.description)
+                continue
+            }
+            guard !atStart.isEmpty else { continue }
             let next: String?
             switch compiled.rule.target {
             case .param(let name):
                 next = Self.queryValue(named: name, in: current)
             case .format(let template):
-                let replaced = compiled.regex.replacingMatches(in: current, with: template)
+                // The replacement covers every match in the link, as `stringByReplacingMatches` does.
+                guard case .matches(let all) = compiled.regex.matches(in: current, deadline: deadline) else {
+                    timedOut.append(compiled.rule.pointer.description)
+                    continue
+                }
+                let replaced = compiled.regex.render(template, matches: all, in: current)
                 next = URL(string: replaced)?.host == nil ? (replaced.removingPercentEncoding ?? replaced) : replaced
-                _ = match
             }
             guard let next, !next.isEmpty, OutputSafety.problem(with: next) == nil, next != current else { continue }
             steps.append(UnwrapStep(kind: "redirect-rule", rule: compiled.rule.pattern, from: current, to: next))
             current = next
             break
         }
-        return (current, steps)
+        return (current, steps, timedOut)
     }
 
     /// The percent-decoded value of the first query parameter called `name` (before any fragment); `+` is kept.

@@ -68,9 +68,12 @@ extension RuleSet {
     /// Resolves a link synchronously: redirect rules, then every matching action × format in manifest order, every
     /// matching browser, every preview. Templates are rendered; script outputs are listed with `needsScript`.
     public func resolve(_ link: String, options: ResolveOptions = ResolveOptions()) -> Resolution {
-        let (unwrapped, steps) = applyRedirects(to: link)
-        let (openings, timedOut) = compiledOpenings(for: unwrapped, options: options)
-        return Resolution(input: link, unwrapped: unwrapped, steps: steps, openings: openings, timedOutRules: timedOut)
+        // One deadline for the whole resolution: redirect rules and actions share the budget.
+        let deadline = ContinuousClock().now + options.budget.perResolution
+        let (unwrapped, steps, redirectsTimedOut) = unwrap(link, budget: options.budget, deadline: deadline)
+        let (openings, timedOut) = compiledOpenings(for: unwrapped, options: options, deadline: deadline)
+        return Resolution(
+            input: link, unwrapped: unwrapped, steps: steps, openings: openings, timedOutRules: redirectsTimedOut + timedOut)
     }
 
     /// The openings for an already unwrapped link, through the compiled matcher.
@@ -80,9 +83,11 @@ extension RuleSet {
 
     /// The compiled path: the literal prefilter picks candidate actions and previews, each regex runs once under
     /// the budget and its matches serve every format; trivial browser patterns are matched without ICU.
-    func compiledOpenings(for link: String, options: ResolveOptions) -> (openings: [Opening], timedOut: [String]) {
+    func compiledOpenings(
+        for link: String, options: ResolveOptions, deadline: ContinuousClock.Instant? = nil
+    ) -> (openings: [Opening], timedOut: [String]) {
         let clock = ContinuousClock()
-        let resolutionDeadline = clock.now + options.budget.perResolution
+        let resolutionDeadline = deadline ?? clock.now + options.budget.perResolution
         var timedOut: [String] = []
         func run(_ regex: CompiledRegex, on input: String, rule: JSONPointer) -> [NSTextCheckingResult] {
             let deadline = min(clock.now + options.budget.perRegex, resolutionDeadline)

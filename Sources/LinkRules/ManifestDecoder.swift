@@ -31,7 +31,17 @@ final class ManifestDecoder {
     func decodeManifest(_ root: JSONNode) -> Manifest {
         var manifest = Manifest(version: version)
         self.root = root
-        for member in root.members ?? [] {
+        // A repeated top-level key is ignored with a warning: the first one is used, as for every other lookup
+        // (`JSONNode` subscripts, version detection), so that pointers like `/apps/1` name the entry loaded.
+        var seen: Set<String> = []
+        let members = (root.members ?? []).filter { member in
+            guard seen.insert(member.key).inserted else {
+                report(.warning, "W_DUPLICATE_KEY", "the key \"\(member.key)\" appears more than once; only the first one is used", at: JSONPointer.root.appending(member.key), node: member.value)
+                return false
+            }
+            return true
+        }
+        for member in members {
             let pointer = JSONPointer.root.appending(member.key)
             switch member.key {
             case "apps":
@@ -43,7 +53,7 @@ final class ManifestDecoder {
             }
         }
         let appIds = Set(manifest.apps.map(\.identifier))
-        for member in root.members ?? [] {
+        for member in members {
             let pointer = JSONPointer.root.appending(member.key)
             switch member.key {
             case "actions":

@@ -64,6 +64,29 @@ import Testing
          ]}
         """
 
+    /// Found by the template fuzzer: `$$` required two end markers in a row, but the prefilter appends one, so the
+    /// action was never confirmed and its opening was missing.
+    @Test(arguments: [#".*$$"#, #"(b$)$"#, #"b$\\z"#, #"(?:ab$)$"#])
+    func repeatedEndAnchorsMatchTheNaiveLoop(regex: String) throws {
+        let rules = try RuleSet.load(#"{"apps": [{"identifier": "a", "name": "A", "scheme": "a"}], "actions": [{"regex": "\#(regex)", "formats": [{"appId": "a", "format": "a://x"}]}], "previews": [{"regex": "\#(regex)", "format": "https://p/x"}]}"#)
+        #expect(rules.errors.isEmpty, "\(rules.errors)")
+        let openings = rules.openings(for: "xab")
+        #expect(openings == rules.naiveOpenings(for: "xab"))
+        #expect(openings.map(\.kind) == [.action, .preview])
+    }
+
+    /// Found by the template fuzzer: the literals `deviantart.com` and `deviantart.com` + end marker each
+    /// "contained" the other under Foundation's `String.contains`, so both were dropped and the action, indexed
+    /// with no literal, was never a candidate.
+    @Test func aLiteralAndItsEndAnchoredFormKeepTheShorterOne() throws {
+        let regex = #"deviantart\\.com(.|/gallery)?$"#
+        let rules = try RuleSet.load(#"{"apps": [{"identifier": "a", "name": "A", "scheme": "a"}], "actions": [{"regex": "\#(regex)", "formats": [{"appId": "a", "format": "a://x"}]}]}"#)
+        #expect(rules.actionLiterals.map(\.literals) == [["deviantart.com"]])
+        let link = "http://eving-1.deviantart.com/gallery"
+        #expect(rules.openings(for: link) == rules.naiveOpenings(for: link))
+        #expect(rules.openings(for: link).count == 1)
+    }
+
     @Test func requiredLiteralsComeFromTheHost() throws {
         let rules = try RuleSet.load(Self.awkwardManifest)
         let literals = rules.actionLiterals

@@ -108,6 +108,30 @@ import Testing
         #expect(steps.isEmpty)
     }
 
+    /// Found by the template fuzzer: redirect patterns ran without the regex budget, so one catastrophic pattern
+    /// (the real v5 Webex shape, used as a redirect rule) held every resolution for over a second.
+    @Test func runsRedirectRulesUnderTheRegexBudget() throws {
+        let rules = try Self.rules(
+            #"{"https?(://(?:.+\\.)+webex\\.com/.*)(?:(?i)(?:mtid=))(.+)$": {"format": "https://meet.example/$2"}}"#)
+        let link = "https://www.example.com/a/b.c.d.e.f.g.h.i.j.k.l.m.n.o.p.q.r.s.t"
+        let budget = MatchBudget(perRegex: .milliseconds(50), perResolution: .milliseconds(250))
+        let clock = ContinuousClock()
+        var start = clock.now
+        let resolution = rules.resolve(link, options: ResolveOptions(budget: budget))
+        let resolveTime = clock.now - start
+        #expect(resolveTime < budget.perResolution + .milliseconds(100))
+        #expect(resolution.unwrapped == link && resolution.steps.isEmpty)
+        #expect(resolution.timedOutRules.count == 1 && resolution.timedOutRules.allSatisfy { $0.hasPrefix("/redirects/") })
+        start = clock.now
+        #expect(rules.applyRedirects(to: link, budget: budget).url == link)
+        #expect(rules.explain(link, options: ResolveOptions(budget: budget)).redirects.map(\.matchedAtStart) == [false])
+        let applyAndExplainTime = clock.now - start
+        let limit: Duration = budget.perResolution * 2 + .milliseconds(100)
+        #expect(applyAndExplainTime < limit)
+        // A link the rule is meant for still redirects.
+        #expect(rules.applyRedirects(to: "https://company.webex.com/meet/x?MTID=abc").url == "https://meet.example/abc")
+    }
+
     @Test func resolveMatchesActionsAgainstTheUnwrappedLink() throws {
         let rules = try RuleFixture.rules(
             actions:

@@ -138,6 +138,19 @@ extension ManifestLoaderTests {
             pointer: "/actions/0/formats/0/format",
             line: 4
         ),
+        BrokenCase(
+            name: "repeated top-level key",
+            text: """
+                {
+                  "apps": [{"identifier": "a", "name": "A", "scheme": "a"}],
+                  "apps": [{"identifier": "b", "name": "B", "scheme": "b"}]
+                }
+                """,
+            severity: .warning,
+            code: "W_DUPLICATE_KEY",
+            pointer: "/apps",
+            line: 3
+        ),
     ]
 
     @Test(arguments: brokenCases)
@@ -152,6 +165,28 @@ extension ManifestLoaderTests {
         #expect(diagnostic.file == "inline.json")
         #expect(diagnostic.description.hasPrefix("inline.json:\(broken.line):"))
         #expect(loaded.diagnostics.count == 1, "only the one problem is reported: \(loaded.diagnostics)")
+    }
+
+    /// Found by the manifest fuzzer: the entries came from the last `apps`, while pointers such as `/apps/1` (and
+    /// so the positions of diagnostics) were looked up in the first one.
+    @Test func usesTheFirstOfRepeatedTopLevelKeysLikeEveryPointer() throws {
+        let text = #"""
+            {
+              "apps": [{"identifier": "a", "name": "A", "scheme": "a"}, {"identifier": "b", "name": "B", "scheme": "b:x"}],
+              "actions": [{"regex": "one", "formats": [{"appId": "a", "format": "a://1"}]}],
+              "apps": [{"identifier": "c", "name": "C", "scheme": "c"}],
+              "actions": []
+            }
+            """#
+        let loaded = try Self.load(text)
+        #expect(loaded.manifest.apps.map(\.identifier) == ["a"])
+        #expect(loaded.manifest.actions.map(\.regex) == ["one"])
+        let schemeError = try #require(loaded.errors.first { $0.code == "E_SCHEME" })
+        #expect(schemeError.pointer == "/apps/1/scheme" && schemeError.position?.line == 2)
+        #expect(loaded.diagnostics.filter { $0.code == "W_DUPLICATE_KEY" }.map(\.position?.line) == [4, 5])
+        for pointer in loaded.manifest.apps.map(\.pointer) + loaded.manifest.actions.map(\.pointer) {
+            #expect(loaded.position(of: pointer) != nil, "\(pointer)")
+        }
     }
 
     @Test func skipsOnlyTheBrokenEntry() throws {
