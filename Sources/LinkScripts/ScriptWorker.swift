@@ -22,6 +22,8 @@ final class ScriptWorker: @unchecked Sendable {
     private let configuration: ScriptConfiguration
     private var group: JSContextGroupRef?
     private var contexts: [Int: ScriptContext] = [:]
+    /// Contexts dropped after a failed run since the last collection.
+    private var discardedContexts = 0
     // Read by the watchdog callback on this same thread.
     private var deadline = ContinuousClock.now
     private var memoryBaseline = 0
@@ -102,6 +104,12 @@ final class ScriptWorker: @unchecked Sendable {
                 return finish(.failure(error))
             }
             contexts[job.script.id] = context
+            // Collect the group's heap once dead contexts have piled up (a stream of runaway scripts discards one
+            // per run), rather than waiting for JavaScriptCore's own collector to get round to them.
+            if discardedContexts >= 8 {
+                discardedContexts = 0
+                JSGarbageCollect(context.context)
+            }
         }
         let state = RunState(network: job.network, deadline: job.deadline, maximumLength: configuration.maximumResultLength)
         context.run = state
@@ -111,6 +119,7 @@ final class ScriptWorker: @unchecked Sendable {
         if case .failure = output {
             // A run that failed may have left the context half-changed: start the next one fresh.
             contexts[job.script.id] = nil
+            discardedContexts += 1
         } else {
             context.reset()
         }
