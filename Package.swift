@@ -45,6 +45,8 @@ let package = Package(
             pkgConfig: "javascriptcoregtk-4.1",
             providers: [.apt(["libjavascriptcoregtk-4.1-dev"])]
         ),
+        // ICU's C regex API inside the toolchain's lib_FoundationICU (Linux); Apple platforms keep NSRegularExpression.
+        .systemLibrary(name: "CICU"),
         .target(name: "LinkRules"),
         .target(name: "XCallbackURL"),
         .target(name: "DeeplinkTemplates"),
@@ -58,7 +60,8 @@ let package = Package(
             dependencies: [asyncHTTPClient, logging, .product(name: "NIOHTTPCompression", package: "swift-nio-extras")] + nio
         ),
         .target(
-            name: "LinkResolver", dependencies: ["LinkRules", "LinkScripts", "LinkFetching"],
+            name: "LinkResolver",
+            dependencies: ["LinkRules", "LinkScripts", "LinkFetching", .target(name: "CICU", condition: .when(platforms: [.linux]))],
             resources: [.copy("Resources/default-rules.json")]
         ),
         .target(name: "RuleTooling", dependencies: ["LinkRules", "LinkResolver", "LinkScripts"]),

@@ -10,6 +10,10 @@ public struct CompiledRegex: @unchecked Sendable {
     /// The number of capture groups.
     public let groupCount: Int
     let expression: NSRegularExpression
+    #if canImport(CICU)
+    /// The same pattern in ICU's C API, for the resolver's hot path (nil: only Foundation's is used).
+    let direct: ICUPattern?
+    #endif
 
     /// Compiles `pattern` with ICU; throws the ICU error text.
     public init(_ pattern: String) throws(RegexCompileError) {
@@ -19,7 +23,11 @@ public struct CompiledRegex: @unchecked Sendable {
             throw RegexCompileError(pattern: pattern, reason: Self.describe(error))
         }
         self.pattern = pattern
-        groupCount = expression.numberOfCaptureGroups
+        let groups = expression.numberOfCaptureGroups
+        groupCount = groups
+        #if canImport(CICU)
+        direct = ICUPattern(pattern).flatMap { $0.groupCount == groups ? $0 : nil }
+        #endif
     }
 
     private static func describe(_ error: any Error) -> String {

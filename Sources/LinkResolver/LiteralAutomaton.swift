@@ -6,10 +6,25 @@
 struct LiteralAutomaton: Sendable {
     private let alphabetClass: [UInt8]  // byte → class; 0 is "not in any literal"
     private let classCount: Int
-    private let transitions: [Int32]  // state * classCount + class → state
+    /// state * classCount + class → state, the top bit set when the target state has outputs.
+    private enum Table: Sendable {
+        case narrow([UInt16])
+        case wide([UInt32])
+    }
+    private let transitions: Table
     private let outputStart: [Int32]  // per state, range into outputs
     private let outputs: [Int32]  // rule indexes
     private let ruleCount: Int  // 1 + the largest rule index
+
+    /// The number of states.
+    var stateCount: Int { outputStart.count - 1 }
+    /// The size of the transition table.
+    var tableBytes: Int {
+        switch transitions {
+        case .narrow(let table): table.count * 2
+        case .wide(let table): table.count * 4
+        }
+    }
 
     /// Builds the automaton; `literals[i]` are the alternatives for rule `ruleIndexes[i]`.
     init(rules: [(index: Int, literals: [String])]) {
@@ -27,31 +42,32 @@ struct LiteralAutomaton: Sendable {
         for upper in UInt8(ascii: "A")...UInt8(ascii: "Z") { classes[Int(upper)] = classes[Int(upper + 0x20)] }
         let classCount = Int(nextClass)
 
-        // Trie.
-        var goto: [[Int32]] = [[Int32](repeating: -1, count: classCount)]
+        // Trie, in one flat table (a row of `classCount` entries per state) that becomes the DFA in place.
+        var goto = [Int32](repeating: -1, count: classCount)
         var stateOutputs: [[Int32]] = [[]]
         for rule in rules {
             for literal in rule.literals {
                 var state = 0
                 for byte in literal.utf8 {
-                    let symbol = Int(classes[Int(byte)])
-                    if goto[state][symbol] < 0 {
-                        goto[state][symbol] = Int32(goto.count)
-                        goto.append([Int32](repeating: -1, count: classCount))
+                    let cell = state * classCount + Int(classes[Int(byte)])
+                    if goto[cell] < 0 {
+                        goto[cell] = Int32(stateOutputs.count)
+                        goto.append(contentsOf: repeatElement(-1, count: classCount))
                         stateOutputs.append([])
                     }
-                    state = Int(goto[state][symbol])
+                    state = Int(goto[cell])
                 }
                 stateOutputs[state].append(Int32(rule.index))
             }
         }
         // Failure links, breadth first, turning the trie into a complete DFA.
-        var failure = [Int](repeating: 0, count: goto.count)
+        var failure = [Int](repeating: 0, count: stateOutputs.count)
         var queue: [Int] = []
+        queue.reserveCapacity(stateOutputs.count)
         for symbol in 0..<classCount {
-            let next = goto[0][symbol]
+            let next = goto[symbol]
             if next < 0 {
-                goto[0][symbol] = 0
+                goto[symbol] = 0
             } else {
                 failure[Int(next)] = 0
                 queue.append(Int(next))
@@ -61,27 +77,47 @@ struct LiteralAutomaton: Sendable {
         while head < queue.count {
             let state = queue[head]
             head += 1
-            stateOutputs[state] += stateOutputs[failure[state]]
+            if !stateOutputs[failure[state]].isEmpty { stateOutputs[state] += stateOutputs[failure[state]] }
+            let row = state * classCount, failureRow = failure[state] * classCount
             for symbol in 0..<classCount {
-                let next = goto[state][symbol]
+                let next = goto[row + symbol]
                 if next < 0 {
-                    goto[state][symbol] = goto[failure[state]][symbol]
+                    goto[row + symbol] = goto[failureRow + symbol]
                 } else {
-                    failure[Int(next)] = Int(goto[failure[state]][symbol])
+                    failure[Int(next)] = Int(goto[failureRow + symbol])
                     queue.append(Int(next))
                 }
             }
         }
+        // Renumber the states breadth first (the failure pass's queue is that order): the states near the root, which
+        // most link bytes visit, then share a few cache lines.
+        let order = [0] + queue
+        var newNumber = [Int](repeating: 0, count: order.count)
+        for (number, old) in order.enumerated() { newNumber[old] = number }
         var outputStart: [Int32] = []
         var outputs: [Int32] = []
-        for list in stateOutputs {
+        for old in order {
             outputStart.append(Int32(outputs.count))
-            outputs += Set(list).sorted()
+            let list = stateOutputs[old]
+            outputs += list.count > 1 ? Set(list).sorted() : list
         }
         outputStart.append(Int32(outputs.count))
+        func encode<T: FixedWidthInteger & UnsignedInteger>(_: T.Type) -> [T] {
+            let flag: T = 1 << (T.bitWidth - 1)
+            var table = [T](repeating: 0, count: order.count * classCount)
+            for (number, old) in order.enumerated() {
+                for symbol in 0..<classCount {
+                    let target = newNumber[Int(goto[old * classCount + symbol])]
+                    let hasOutput = outputStart[target] != outputStart[target + 1]
+                    table[number * classCount + symbol] = T(target) | (hasOutput ? flag : 0)
+                }
+            }
+            return table
+        }
+        // Two bytes per cell while the state numbers fit in 15 bits (the top bit marks states with outputs).
+        transitions = order.count < 1 << 15 ? .narrow(encode(UInt16.self)) : .wide(encode(UInt32.self))
         self.alphabetClass = classes
         self.classCount = classCount
-        self.transitions = goto.flatMap { $0 }
         self.outputStart = outputStart
         self.outputs = outputs
         self.ruleCount = (rules.map(\.index).max() ?? -1) + 1
@@ -91,36 +127,45 @@ struct LiteralAutomaton: Sendable {
     func scan(_ bytes: [UInt8]) -> [Int] {
         var found: [Int] = []
         // A bit per rule, so that a rule whose literals occur several times is listed once.
-        var seen = [UInt64](repeating: 0, count: (ruleCount + 63) / 64 + 1)
-        seen.withUnsafeMutableBufferPointer { seen in
-        transitions.withUnsafeBufferPointer { transitions in
-            alphabetClass.withUnsafeBufferPointer { alphabet in
-                outputStart.withUnsafeBufferPointer { starts in
-                    outputs.withUnsafeBufferPointer { outputs in
-                        var state = 0
-                        func step(_ byte: UInt8) {
-                            state = Int(transitions[state &* classCount &+ Int(alphabet[Int(byte)])])
-                            let start = Int(starts[state]), end = Int(starts[state &+ 1])
-                            if start != end {
-                                for position in start..<end {
-                                    let rule = Int(outputs[position])
-                                    let bit: UInt64 = 1 << UInt64(rule & 63)
-                                    if seen[rule >> 6] & bit == 0 {
-                                        seen[rule >> 6] |= bit
-                                        found.append(rule)
-                                    }
-                                }
-                            }
-                        }
-                        bytes.withUnsafeBufferPointer { input in
-                            for byte in input { step(byte) }
-                        }
-                        step(RequiredLiterals.endOfText)
-                    }
+        let words = (ruleCount + 63) / 64 + 1
+        withUnsafeTemporaryAllocation(of: UInt64.self, capacity: words) { seen in
+            seen.initialize(repeating: 0)
+            bytes.withUnsafeBufferPointer { input in
+                switch transitions {
+                case .narrow(let table): table.withUnsafeBufferPointer { scan(input, $0, seen, &found) }
+                case .wide(let table): table.withUnsafeBufferPointer { scan(input, $0, seen, &found) }
                 }
             }
         }
-        }
         return found
+    }
+
+    private func scan<T: FixedWidthInteger & UnsignedInteger>(
+        _ input: UnsafeBufferPointer<UInt8>, _ table: UnsafeBufferPointer<T>, _ seen: UnsafeMutableBufferPointer<UInt64>,
+        _ found: inout [Int]
+    ) {
+        let flag: T = 1 << (T.bitWidth - 1)
+        alphabetClass.withUnsafeBufferPointer { alphabet in
+            outputStart.withUnsafeBufferPointer { starts in
+                outputs.withUnsafeBufferPointer { outputs in
+                    var state = 0
+                    @inline(__always) func step(_ byte: UInt8) {
+                        let cell = table[state &* classCount &+ Int(alphabet[Int(byte)])]
+                        state = Int(cell & ~flag)
+                        guard cell & flag != 0 else { return }
+                        for position in Int(starts[state])..<Int(starts[state &+ 1]) {
+                            let rule = Int(outputs[position])
+                            let bit: UInt64 = 1 << UInt64(rule & 63)
+                            if seen[rule >> 6] & bit == 0 {
+                                seen[rule >> 6] |= bit
+                                found.append(rule)
+                            }
+                        }
+                    }
+                    for byte in input { step(byte) }
+                    step(RequiredLiterals.endOfText)
+                }
+            }
+        }
     }
 }

@@ -109,6 +109,10 @@ extension RuleSet {
         public var regexBrowsers: Int
         /// Previews found through the literal automaton.
         public var indexedPreviews: Int
+        /// States of the actions' literal automaton.
+        public var automatonStates: Int
+        /// Bytes of its transition table (it is read once per link byte, so its size decides cache misses).
+        public var automatonTableBytes: Int
     }
 
     /// How much of the rule set the compiled matcher indexes.
@@ -116,7 +120,8 @@ extension RuleSet {
         MatcherStatistics(
             indexedActions: actionFilter.indexedCount, alwaysRunActions: actionFilter.alwaysRun.count,
             trivialBrowsers: browsers.count { $0.trivial != nil && $0.templateParts != nil || ($0.trivial != nil && $0.output.needsScript) },
-            regexBrowsers: browsers.count { $0.trivial == nil }, indexedPreviews: previewFilter.indexedCount)
+            regexBrowsers: browsers.count { $0.trivial == nil }, indexedPreviews: previewFilter.indexedCount,
+            automatonStates: actionFilter.automaton.stateCount, automatonTableBytes: actionFilter.automaton.tableBytes)
     }
 }
 

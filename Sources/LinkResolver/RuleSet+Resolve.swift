@@ -109,10 +109,39 @@ extension RuleSet {
         if headerInput != nil, !headerActions.isEmpty {
             actionCandidates = Array(Set(actionCandidates).union(headerActions)).sorted()
         }
+        #if canImport(CICU)
+        // The link as UTF-16 for ICU, made once when the first candidate needs it; match offsets in one reused buffer.
+        var utf16Link: [UInt16] = []
+        var utf16Ready = false
+        var offsets: [Int] = []
+        #endif
         for index in actionCandidates {
             let compiled = actions[index]
             guard compiled.formats.contains(where: { options.allows(scheme: $0.scheme, platform: $0.platform) }) else { continue }
             let input = compiled.action.headers ? (headerInput ?? link) : link
+            #if canImport(CICU)
+            if let direct = compiled.regex.direct, compiled.rendersFromOffsets, let asciiLink, !(compiled.action.headers && headerInput != nil) {
+                if !utf16Ready {
+                    utf16Link = asciiLink.map(UInt16.init)
+                    utf16Ready = true
+                }
+                offsets.removeAll(keepingCapacity: true)
+                let deadline = min(clock.now + options.budget.perRegex, resolutionDeadline)
+                switch utf16Link.withUnsafeBufferPointer({ direct.matches(in: $0, deadline: deadline, into: &offsets) }) {
+                case .timedOut, .failed:
+                    timedOut.append(compiled.action.pointer.description)
+                case .matches(0):
+                    break
+                case .matches(let count):
+                    for format in compiled.formats where options.allows(scheme: format.scheme, platform: format.platform) {
+                        result.append(opening(format.output, kind: .action, app: format.appInfo, title: compiled.action.title, rule: format.rule) { _ in
+                            format.templateParts?.render(offsets: offsets, matchCount: count, inASCII: asciiLink) ?? ""
+                        })
+                    }
+                }
+                continue
+            }
+            #endif
             let matches = run(compiled.regex, on: input, rule: compiled.action.pointer)
             guard !matches.isEmpty else { continue }
             for format in compiled.formats where options.allows(scheme: format.scheme, platform: format.platform) {
@@ -128,34 +157,36 @@ extension RuleSet {
             let trivialSafe = !linkBytes.hasLineTerminator
             let bytes = linkBytes.bytes
             let linkIsClean = !linkBytes.hasControl
-            // Many browsers share a pattern: match each distinct trivial pattern once per link.
-            var trivialMatches = [TrivialPattern.Match??](repeating: nil, count: trivialPatterns.count)
-            for compiled in browsers where options.allows(scheme: compiled.scheme, platform: compiled.platform) {
-                if trivialSafe, let patternIndex = compiled.trivialIndex {
-                    let match: TrivialPattern.Match?
-                    if let known = trivialMatches[patternIndex] {
-                        match = known
-                    } else {
-                        match = trivialPatterns[patternIndex].firstMatch(in: bytes)
-                        trivialMatches[patternIndex] = .some(match)
+            // Many browsers share a pattern: match each distinct trivial pattern once per link (start -2: not yet).
+            withUnsafeTemporaryAllocation(of: TrivialPattern.Match.self, capacity: trivialPatterns.count) { trivialMatches in
+                trivialMatches.initialize(repeating: TrivialPattern.Match(start: -2))
+                for compiled in browsers where options.allows(scheme: compiled.scheme, platform: compiled.platform) {
+                    if trivialSafe, let patternIndex = compiled.trivialIndex {
+                        if trivialMatches[patternIndex].start == -2 {
+                            trivialMatches[patternIndex] = trivialPatterns[patternIndex].firstMatch(in: bytes) ?? TrivialPattern.Match(start: -1)
+                        }
+                        let match = trivialMatches[patternIndex]
+                        guard match.start >= 0 else { continue }
+                        if compiled.output.needsScript {
+                            result.append(Opening(kind: .browser, app: compiled.appInfo, title: compiled.appInfo.name, url: nil, needsScript: true, rule: compiled.rule))
+                            continue
+                        }
+                        if let parts = compiled.templateParts {
+                            let url = parts.render(match, in: bytes)
+                            // The output is the link's own text and the template's: when both are clean, only a
+                            // forbidden leading scheme could be wrong, and an output that starts with the template's
+                            // own safe scheme (`dolphin://$1` matched from the first byte) cannot have one.
+                            let clean = linkIsClean && compiled.templateIsPlain
+                                && (match.start == 0 && compiled.templateFixesSafeScheme || !OutputSafety.mayStartWithForbiddenScheme(url))
+                            let problem = clean ? nil : OutputSafety.problem(with: url)
+                            result.append(Opening(kind: .browser, app: compiled.appInfo, title: compiled.appInfo.name, url: problem == nil ? url : nil, needsScript: false, rule: compiled.rule, scriptError: problem))
+                            continue
+                        }
                     }
-                    guard let match else { continue }
-                    if compiled.output.needsScript {
-                        result.append(Opening(kind: .browser, app: compiled.appInfo, title: compiled.appInfo.name, url: nil, needsScript: true, rule: compiled.rule))
-                        continue
-                    }
-                    if let parts = compiled.templateParts {
-                        let url = parts.render(match, in: bytes)
-                        // The output is the link's own text and the template's: when both are clean, only a
-                        // forbidden leading scheme could be wrong, and that needs the full check.
-                        let problem = linkIsClean && compiled.templateIsPlain && !OutputSafety.mayStartWithForbiddenScheme(url) ? nil : OutputSafety.problem(with: url)
-                        result.append(Opening(kind: .browser, app: compiled.appInfo, title: compiled.appInfo.name, url: problem == nil ? url : nil, needsScript: false, rule: compiled.rule, scriptError: problem))
-                        continue
-                    }
+                    let matches = run(compiled.regex, on: link, rule: compiled.browser.pointer)
+                    guard !matches.isEmpty else { continue }
+                    result.append(opening(compiled.output, kind: .browser, app: compiled.appInfo, title: compiled.appInfo.name, rule: compiled.rule) { compiled.regex.render($0, matches: matches, in: link) })
                 }
-                let matches = run(compiled.regex, on: link, rule: compiled.browser.pointer)
-                guard !matches.isEmpty else { continue }
-                result.append(opening(compiled.output, kind: .browser, app: compiled.appInfo, title: compiled.appInfo.name, rule: compiled.rule) { compiled.regex.render($0, matches: matches, in: link) })
             }
         }
         if options.includePreviews {

@@ -128,11 +128,18 @@ final class CompiledAction: Sendable {
     let action: Action
     let regex: CompiledRegex
     let formats: [CompiledFormat]
+    /// Whether every format is a script or a template split into parts, so an ASCII link's openings can be rendered
+    /// from match offsets alone (ICU's C API on Linux) without Foundation's template engine.
+    let rendersFromOffsets: Bool
 
     init(action: Action, regex: CompiledRegex, formats: [CompiledFormat]) {
         self.action = action
         self.regex = regex
         self.formats = formats
+        rendersFromOffsets = formats.allSatisfy { format in
+            if case .script = format.output { return true }
+            return format.templateParts != nil
+        }
     }
 }
 
@@ -178,6 +185,8 @@ final class CompiledBrowser: Sendable {
     let templateParts: TemplateParts?
     /// Whether the template's text holds no control character.
     let templateIsPlain: Bool
+    /// Whether the template starts with text naming an allowed scheme (`dolphin://$1`).
+    let templateFixesSafeScheme: Bool
     /// The index of its pattern in `RuleSet.trivialPatterns`.
     let trivialIndex: Int?
     /// The browser's JSON pointer text, computed once.
@@ -206,6 +215,7 @@ final class CompiledBrowser: Sendable {
             templateParts = nil
         }
         templateIsPlain = templateParts?.isPlainText ?? false
+        templateFixesSafeScheme = templateParts?.startsWithSafeScheme ?? false
     }
 }
 

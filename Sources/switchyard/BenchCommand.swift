@@ -42,7 +42,7 @@ struct BenchCommand: AsyncParsableCommand {
             repetitions: (naiveRepetitions, compiledRepetitions))
         if !json {
             let stats = rules.matcherStatistics
-            Terminal.printError("matcher: \(stats.indexedActions) actions indexed by literal, \(stats.alwaysRunActions) always confirmed; \(stats.trivialBrowsers) browsers matched without a regex engine, \(stats.regexBrowsers) with ICU; \(stats.indexedPreviews) previews indexed")
+            Terminal.printError("matcher: \(stats.indexedActions) actions indexed by literal, \(stats.alwaysRunActions) always confirmed; \(stats.trivialBrowsers) browsers matched without a regex engine, \(stats.regexBrowsers) with ICU; \(stats.indexedPreviews) previews indexed; automaton \(stats.automatonStates) states, \(stats.automatonTableBytes / 1024) KiB")
         }
         let report = await benchmark.run(rules: rules) { line in if !json { Terminal.printError(line) } }
         if json {
