@@ -28,6 +28,7 @@ extension CompiledRegex {
     private func enumerateMatches(
         in input: String, options: NSRegularExpression.MatchingOptions, firstOnly: Bool, deadline: ContinuousClock.Instant
     ) -> MatchOutcome {
+        guard let expression else { return .failed }
         var found: [NSTextCheckingResult] = []
         var timedOut = false
         var failed = false
@@ -71,7 +72,7 @@ extension CompiledRegex {
         for match in matches {
             let range = match.range
             if range.location > cursor, let slice = Self.slice(utf16, cursor, range.location) { output += slice }
-            output += expression.replacementString(for: match, in: input, offset: 0, template: template)
+            output += replacement(for: match, in: input, template: template)
             cursor = range.location + range.length
         }
         if cursor < utf16.count, let tail = Self.slice(utf16, cursor, utf16.count) { output += tail }

@@ -102,17 +102,27 @@ struct LiteralAutomaton: Sendable {
             outputs += list.count > 1 ? Set(list).sorted() : list
         }
         outputStart.append(Int32(outputs.count))
+        // Each new state number with its output flag, as table cells hold it.
+        let flaggedNumber: [UInt32] = newNumber.map { number in
+            UInt32(number) | (outputStart[number] != outputStart[number + 1] ? 1 << 31 : 0)
+        }
         func encode<T: FixedWidthInteger & UnsignedInteger>(_: T.Type) -> [T] {
-            let flag: T = 1 << (T.bitWidth - 1)
-            var table = [T](repeating: 0, count: order.count * classCount)
-            for (number, old) in order.enumerated() {
-                for symbol in 0..<classCount {
-                    let target = newNumber[Int(goto[old * classCount + symbol])]
-                    let hasOutput = outputStart[target] != outputStart[target + 1]
-                    table[number * classCount + symbol] = T(target) | (hasOutput ? flag : 0)
+            let shift = 32 - T.bitWidth
+            return [T](unsafeUninitializedCapacity: order.count * classCount) { table, initialized in
+                goto.withUnsafeBufferPointer { goto in
+                    flaggedNumber.withUnsafeBufferPointer { flagged in
+                        for (number, old) in order.enumerated() {
+                            for symbol in 0..<classCount {
+                                let cell = flagged[Int(goto[old * classCount + symbol])]
+                                // The flag moves from bit 31 to the top bit of T; the number fits below it.
+                                let value = (cell & 0x7FFF_FFFF) | ((cell >> 31) << (31 - UInt32(shift)))
+                                table[number * classCount + symbol] = T(truncatingIfNeeded: value)
+                            }
+                        }
+                    }
                 }
+                initialized = order.count * classCount
             }
-            return table
         }
         // Two bytes per cell while the state numbers fit in 15 bits (the top bit marks states with outputs).
         transitions = order.count < 1 << 15 ? .narrow(encode(UInt16.self)) : .wide(encode(UInt32.self))

@@ -45,6 +45,18 @@ enum RedosHeuristic {
     }
 
     static func isSuspicious(_ pattern: String) -> Bool {
+        // Only a repeated group can be reported, and most patterns have none: skip the parse (run at every load)
+        // unless some `)` is followed by `+`, `*` or `{`.
+        var previous: UInt8 = 0
+        var repeatedGroup = false
+        for byte in pattern.utf8 {
+            if previous == UInt8(ascii: ")"), byte == UInt8(ascii: "+") || byte == UInt8(ascii: "*") || byte == UInt8(ascii: "{") {
+                repeatedGroup = true
+                break
+            }
+            previous = byte
+        }
+        guard repeatedGroup else { return false }
         var parser = Parser(characters: Array(pattern))
         return parser.parseBody(depth: 0).suspicious
     }

@@ -14,29 +14,46 @@ enum RequiredLiterals {
     /// The byte the prefilter appends to every link, so that `$`-anchored rules can be indexed too.
     static let endOfText: UInt8 = 0
 
+    // Literals are Strings while the analysis runs: they are ASCII and mostly under 16 bytes, which Swift stores
+    // inline, so building and hashing thousands of them allocates almost nothing (as byte arrays, allocation and
+    // hashing were two thirds of the analysis, itself half of loading the v5 manifest).
     private struct Info {
         /// Every string the node can match, when few; may contain "".
-        let exact: Set<[UInt8]>?
+        let exact: Set<String>?
         /// Every match starts with one of these (contains "" when nothing is known).
-        let prefixes: Set<[UInt8]>
+        let prefixes: Set<String>
         /// At least one of these occurs in every match; nil when nothing is known.
-        let required: Set<[UInt8]>?
-        /// The most selective of the exact set (when it holds no empty string), the prefixes and the required set;
-        /// computed once, since concatenation and alternation consult it repeatedly.
-        let best: Set<[UInt8]>?
-
-        init(exact: Set<[UInt8]>?, prefixes: Set<[UInt8]> = [[]], required: Set<[UInt8]>? = nil) {
-            self.exact = exact
-            self.prefixes = prefixes
-            self.required = required
-            var best: (set: Set<[UInt8]>, score: (Int, Int))?
+        let required: Set<String>?
+        /// The most selective of the exact set (when it holds no empty string), the prefixes and the required set.
+        /// Computed when asked (at most once or twice per node): most nodes are absorbed into an exact run and
+        /// never asked, and scoring every node's sets up front was a third of the analysis.
+        var best: Set<String>? {
+            if isLiteral { return exact.flatMap { $0.contains("") ? nil : $0 } }
+            var best: (set: Set<String>, score: (Int, Int))?
             for candidate in [exact, required, prefixes] {
-                guard let candidate, !candidate.contains([]) else { continue }
+                guard let candidate, !candidate.contains("") else { continue }
                 let score = RequiredLiterals.score(candidate)
                 if let current = best, current.score >= score { continue }
                 best = (candidate, score)
             }
-            self.best = best?.set
+            return best?.set
+        }
+        /// A literal string, which is its own exact, prefix and best set.
+        private let isLiteral: Bool
+
+        /// A literal string (the common case, made cheaply).
+        init(literal: String) {
+            exact = [literal]
+            prefixes = exact ?? []
+            required = nil
+            isLiteral = true
+        }
+
+        init(exact: Set<String>?, prefixes: Set<String> = [""], required: Set<String>? = nil) {
+            self.exact = exact
+            self.prefixes = prefixes
+            self.required = required
+            isLiteral = false
         }
     }
 
@@ -44,7 +61,7 @@ enum RequiredLiterals {
     static func of(_ pattern: String) -> [String]? {
         guard let node = RegexSyntaxParser.parse(pattern), let found = info(node).best else { return nil }
         // `$$`, `$\z`, `(a$)$`: consecutive end anchors name one position, and the scan appends one end marker.
-        let best = Set(found.map(collapsingEndMarkers))
+        let best = Set(found.map { collapsingEndMarkers(Array($0.utf8)) })
         guard best.allSatisfy({ weight($0) > 0 }) else { return nil }
         // OR semantics: a literal containing another one of the set is redundant ("twitter.com/status/" holds
         // "twitter.com/"), so only the minimal ones are indexed.
@@ -91,8 +108,10 @@ enum RequiredLiterals {
 
     /// The most selective set wins: the one whose weakest literal is longest, then the one with fewer alternatives.
     /// A literal every link contains (`http://`, `https://www.`, `.com`) is worth nothing.
-    static func score(_ set: Set<[UInt8]>) -> (Int, Int) {
-        (set.map(weight).min() ?? 0, -set.count)
+    static func score(_ set: Set<String>) -> (Int, Int) {
+        var weakest = Int.max
+        for literal in set { weakest = min(weakest, weight(literal)) }
+        return (set.isEmpty ? 0 : weakest, -set.count)
     }
 
     private static let commonURLText: [[UInt8]] = ["https://www.", "http://www.", ".com/", ".html", "\0"].map {
@@ -101,7 +120,16 @@ enum RequiredLiterals {
 
     private static let longestCommonText = commonURLText.map(\.count).max() ?? 0
 
+    static func weight(_ literal: String) -> Int {
+        var literal = literal
+        return literal.withUTF8 { weight($0) }
+    }
+
     static func weight(_ literal: [UInt8]) -> Int {
+        literal.withUnsafeBufferPointer { weight($0) }
+    }
+
+    static func weight(_ literal: UnsafeBufferPointer<UInt8>) -> Int {
         if literal.count > longestCommonText { return literal.count }
         for common in commonURLText where common.count >= literal.count {
             // Contained in text most links carry.
@@ -113,13 +141,14 @@ enum RequiredLiterals {
         return literal.count
     }
 
-    private static func product(_ lhs: Set<[UInt8]>, _ rhs: Set<[UInt8]>) -> Set<[UInt8]>? {
+    private static func product(_ lhs: Set<String>, _ rhs: Set<String>) -> Set<String>? {
         guard lhs.count * rhs.count <= maximumExactStrings else { return nil }
-        var result: Set<[UInt8]> = []
+        var result: Set<String> = []
+        result.reserveCapacity(lhs.count * rhs.count)
         for a in lhs {
             for b in rhs {
                 let joined = a + b
-                guard joined.count <= maximumLiteralLength else { return nil }
+                guard joined.utf8.count <= maximumLiteralLength else { return nil }
                 result.insert(joined)
             }
         }
@@ -129,33 +158,33 @@ enum RequiredLiterals {
     private static func info(_ node: RegexNode) -> Info {
         switch node {
         case .literal(let byte):
-            return Info(exact: [[byte]], prefixes: [[byte]])
+            return Info(literal: String(UnicodeScalar(byte)))
         case .anyCharacter:
             return Info(exact: nil)
         case .empty:
-            return Info(exact: [[]])
+            return Info(exact: [""])
         case .concatenation(let items):
             // An optional group that would break the analysis (`https?(://…)?$`) is expanded: the sequence with it
             // and the sequence without it are analysed as two alternatives (the first such group only, so the
             // work stays linear).
             var infos: [Info] = []
             var expansion: (index: Int, inner: Info)?
-            var literalRun: [UInt8] = []
+            var literalRun = ""
             for (position, item) in items.enumerated() {
                 // Consecutive literal characters become one string (one node's worth of work, not one per byte),
                 // unless the next item is a quantifier applied to the last character only (handled by `item`).
                 if case .literal(let byte) = item {
-                    literalRun.append(byte)
+                    literalRun.unicodeScalars.append(UnicodeScalar(byte))
                     let next = position + 1 < items.count ? items[position + 1] : nil
                     if case .literal = next { continue }
-                    infos.append(Info(exact: [literalRun], prefixes: [literalRun]))
-                    literalRun = []
+                    infos.append(Info(literal: literalRun))
+                    literalRun = ""
                     continue
                 }
                 if case .repetition(let inner, 0, 1) = item {
                     let innerInfo = info(inner)
                     if var exact = innerInfo.exact {
-                        exact.insert([])
+                        exact.insert("")
                         infos.append(Info(exact: exact))
                     } else {
                         if expansion == nil { expansion = (infos.count, innerInfo) }
@@ -179,7 +208,7 @@ enum RequiredLiterals {
             let innerInfo = info(inner)
             if minimum == 0 {
                 if maximum == 1, var exact = innerInfo.exact {
-                    exact.insert([])
+                    exact.insert("")
                     return Info(exact: exact)
                 }
                 return Info(exact: nil)
@@ -190,9 +219,9 @@ enum RequiredLiterals {
     }
 
     private static func alternate(_ infos: [Info]) -> Info {
-        var exact: Set<[UInt8]>? = []
-        var prefixes: Set<[UInt8]> = []
-        var required: Set<[UInt8]>? = []
+        var exact: Set<String>? = []
+        var prefixes: Set<String> = []
+        var required: Set<String>? = []
         for branch in infos {
             if let branchExact = branch.exact, let soFar = exact {
                 exact = soFar.union(branchExact)
@@ -207,7 +236,7 @@ enum RequiredLiterals {
             }
         }
         if let union = exact, union.count > maximumExactStrings { exact = nil }
-        if prefixes.count > maximumExactStrings { prefixes = [[]] }
+        if prefixes.count > maximumExactStrings { prefixes = [""] }
         return Info(exact: exact, prefixes: prefixes, required: required)
     }
 
@@ -216,17 +245,17 @@ enum RequiredLiterals {
     /// the items' own required sets. `https?://(\w+\.)?foo\.com` yields {http://, https://} and {foo.com}; the
     /// second wins. `\.(mp4|mx.n)` yields {.mp4, .mx}.
     private static func concatenate(_ items: [Info]) -> Info {
-        var candidates: [Set<[UInt8]>] = []
+        var candidates: [Set<String>] = []
         // The current run as an array: extending it by one character (the common case) appends in place.
-        var run: [[UInt8]] = [[]]
+        var run: [String] = [""]
         var wholeIsExact = true
-        var prefixes: Set<[UInt8]>?
+        var prefixes: Set<String>?
         func closeRun() {
-            if !run.contains([]) { candidates.append(Set(run)) }
+            if !run.contains("") { candidates.append(Set(run)) }
         }
         for item in items {
             if let exact = item.exact {
-                if exact.count == 1, let suffix = exact.first, (run.first?.count ?? 0) + suffix.count <= maximumLiteralLength {
+                if exact.count == 1, let suffix = exact.first, (run.first?.utf8.count ?? 0) + suffix.utf8.count <= maximumLiteralLength {
                     for index in run.indices { run[index] += suffix }
                     continue
                 }
@@ -240,16 +269,16 @@ enum RequiredLiterals {
                 prefixes = product(runSet, item.prefixes) ?? runSet
             }
             wholeIsExact = false
-            if !item.prefixes.contains([]), let extended = product(runSet, item.prefixes) {
+            if !item.prefixes.contains(""), let extended = product(runSet, item.prefixes) {
                 candidates.append(extended)
             }
             closeRun()
             if let best = item.best { candidates.append(best) }
-            run = item.exact.map { $0.count <= maximumExactStrings ? Array($0) : [[]] } ?? [[]]
+            run = item.exact.map { $0.count <= maximumExactStrings ? Array($0) : [""] } ?? [""]
         }
         closeRun()
         let required = candidates.map { ($0, score($0)) }.max { $0.1 < $1.1 }?.0
         let runSet = Set(run)
-        return Info(exact: wholeIsExact ? runSet : nil, prefixes: wholeIsExact ? runSet : (prefixes ?? [[]]), required: required)
+        return Info(exact: wholeIsExact ? runSet : nil, prefixes: wholeIsExact ? runSet : (prefixes ?? [""]), required: required)
     }
 }

@@ -29,20 +29,43 @@ public struct RuleSet: Sendable {
 
     /// Compiles a loaded manifest.
     public init(_ loaded: LoadedManifest) {
-        var compiler = RuleCompiler(loaded: loaded)
         let manifest = loaded.manifest
         let appsById = Dictionary(manifest.apps.map { ($0.identifier, $0) }, uniquingKeysWith: { first, _ in first })
-        // Each action's regex compilation and literal analysis are independent: spread them over the cores.
-        let actionResults = manifest.actions.concurrentMap { action in
-            var actionCompiler = RuleCompiler(loaded: loaded)
-            let compiled = actionCompiler.compile(action, appsById: appsById)
-            return (compiled, compiled.flatMap { RequiredLiterals.of($0.action.regex) }, actionCompiler.diagnostics)
+        // Every rule's regex compilation, template and script checks and literal analysis are independent: all
+        // kinds of rules go through one pass spread over the cores (diagnostics are sorted by position below).
+        let jobs = manifest.actions.map(CompileJob.action) + manifest.previews.map(CompileJob.preview)
+            + manifest.browsers.map(CompileJob.browser) + manifest.redirects.map(CompileJob.redirect)
+        let results = jobs.concurrentMap { job in
+            var compiler = RuleCompiler(loaded: loaded)
+            let compiled: CompileOutcome
+            switch job {
+            case .action(let action):
+                let result = compiler.compile(action, appsById: appsById)
+                compiled = .action(result, result.flatMap { RequiredLiterals.of($0.action.regex) })
+            case .preview(let preview):
+                let result = compiler.compile(preview)
+                compiled = .preview(result, result.flatMap { RequiredLiterals.of($0.preview.regex) })
+            case .browser(let browser): compiled = .browser(compiler.compile(browser))
+            case .redirect(let rule): compiled = .redirect(compiler.compile(rule))
+            }
+            return (compiled, compiler.diagnostics)
         }
-        let actions = actionResults.compactMap(\.0)
-        let actionLiterals = actionResults.filter { $0.0 != nil }.map(\.1)
-        let actionDiagnostics = actionResults.flatMap(\.2)
-        let previews = manifest.previews.compactMap { compiler.compile($0) }
-        let compiledBrowsers = manifest.browsers.compactMap { compiler.compile($0) }
+        var actionResults: [(CompiledAction, [String]?)] = []
+        var previewResults: [(CompiledPreview, [String]?)] = []
+        var compiledBrowsers: [CompiledBrowser] = []
+        var redirects: [CompiledRedirect] = []
+        for (outcome, _) in results {
+            switch outcome {
+            case .action(let action?, let literals): actionResults.append((action, literals))
+            case .preview(let preview?, let literals): previewResults.append((preview, literals))
+            case .browser(let browser?): compiledBrowsers.append(browser)
+            case .redirect(let redirect?): redirects.append(redirect)
+            default: break
+            }
+        }
+        let compileDiagnostics = results.flatMap(\.1)
+        let actions = actionResults.map(\.0)
+        let previews = previewResults.map(\.0)
         var trivialPatterns: [TrivialPattern] = []
         var trivialIndexByPattern: [String: Int] = [:]
         let browsers = compiledBrowsers.map { browser -> CompiledBrowser in
@@ -69,17 +92,17 @@ public struct RuleSet: Sendable {
             if case .script(let source, let legacy) = preview.output { scripts[preview.rule] = (source, legacy, false) }
         }
         scriptIndex = scripts
-        redirects = manifest.redirects.compactMap { compiler.compile($0) }
-        actionFilter = Prefilter(literals: actionLiterals)
+        self.redirects = redirects
+        actionFilter = Prefilter(literals: actionResults.map(\.1))
         headerActions = actions.indices.filter { actions[$0].action.headers }
         headerURLPatterns = headerActions.map { Self.urlPart(ofHeadersPattern: actions[$0].action.regex) }
-        previewFilter = Prefilter(patterns: previews.map(\.preview.regex))
+        previewFilter = Prefilter(literals: previewResults.map(\.1))
         self.actions = actions
         self.previews = previews
         self.manifest = manifest
         self.file = loaded.file
         // File order: a maintainer reads them top to bottom next to the file.
-        diagnostics = (loaded.diagnostics + actionDiagnostics + compiler.diagnostics).enumerated().sorted { lhs, rhs in
+        diagnostics = (loaded.diagnostics + compileDiagnostics).enumerated().sorted { lhs, rhs in
             let left = lhs.element.position?.offset ?? Int.max, right = rhs.element.position?.offset ?? Int.max
             return left == right ? lhs.offset < rhs.offset : left < right
         }.map(\.element)
@@ -119,6 +142,22 @@ public struct RuleSet: Sendable {
         }
         return nil
     }
+}
+
+/// One rule to compile, of any kind.
+private enum CompileJob: Sendable {
+    case action(Action)
+    case preview(Preview)
+    case browser(Browser)
+    case redirect(RedirectRule)
+}
+
+/// A compiled rule (nil: left out, with diagnostics), with the literals the prefilter indexes for actions and previews.
+private enum CompileOutcome: Sendable {
+    case action(CompiledAction?, [String]?)
+    case preview(CompiledPreview?, [String]?)
+    case browser(CompiledBrowser?)
+    case redirect(CompiledRedirect?)
 }
 
 // The compiled entries are classes so that the hot loop retains one reference per entry instead of copying every

@@ -119,6 +119,26 @@ import Testing
         #expect(ok.openings.map(\.url) == ["xa://ok/b"])
     }
 
+    /// One runaway regex is stopped at its own limit (not only the resolution's), on ASCII links (ICU's C API on
+    /// Linux) and non-ASCII ones (Foundation's enumerator).
+    @Test func oneRunawayRegexStopsAtItsOwnLimit() throws {
+        let manifest = """
+            {"apps": [{"identifier": "a", "name": "A", "scheme": "a"}],
+             "actions": [{"regex": "(a+)+$", "formats": [{"appId": "a", "format": "a://$1"}]}]}
+            """
+        let rules = try RuleSet.load(manifest)
+        let budget = MatchBudget(perRegex: .milliseconds(30), perResolution: .seconds(5))
+        let clock = ContinuousClock()
+        for link in [String(repeating: "a", count: 60) + "!", "é" + String(repeating: "a", count: 60) + "!"] {
+            let start = clock.now
+            let resolution = rules.resolve(link, options: ResolveOptions(includeBrowsers: false, budget: budget))
+            let elapsed = clock.now - start
+            #expect(elapsed < budget.perRegex + .milliseconds(50), "\(link.prefix(3)) took \(elapsed)")
+            #expect(resolution.timedOutRules == ["/actions/0"])
+            #expect(resolution.openings.isEmpty)
+        }
+    }
+
     @Test(.enabled(if: SharedData.isAvailable, SharedData.skipReason))
     func realWebexRuleIsBoundedOnALongDottedHost() throws {
         let rules = try Self.v5Rules()
