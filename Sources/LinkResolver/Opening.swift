@@ -15,27 +15,28 @@ public struct Opening: Sendable, Equatable, Codable {
     public var app: OpeningApp?
     /// The action title ("Open Tweet"), the browser's name, or "Preview".
     public var title: String
+    /// The JSON pointer of the rule that produced it (`/actions/3/formats/1`).
+    public var rule: String
     /// The native URL; nil while a script must still run (see ``needsScript``) or when it produced nothing.
     public var url: String?
     /// Whether the URL comes from a script that has not run yet.
     public var needsScript: Bool
-    /// The JSON pointer of the rule that produced it (`/actions/3/formats/1`).
-    public var rule: String
     /// Why a script produced no URL, when it ran and failed.
     public var scriptError: String?
 
+    // No initialiser in this body: the resolver builds openings with the synthesized memberwise one
+    // (`kind:app:title:rule:url:needsScript:scriptError:`), which the optimiser moves straight into the result array;
+    // with an explicit initialiser every appended opening was copied and destroyed once more (a tenth of the
+    // compiled resolver's time). The public initialiser is in the extension below.
+}
+
+extension Opening {
     /// Creates an opening.
     public init(
         kind: Kind, app: OpeningApp?, title: String, url: String?, needsScript: Bool, rule: String,
         scriptError: String? = nil
     ) {
-        self.kind = kind
-        self.app = app
-        self.title = title
-        self.url = url
-        self.needsScript = needsScript
-        self.rule = rule
-        self.scriptError = scriptError
+        self.init(kind: kind, app: app, title: title, rule: rule, url: url, needsScript: needsScript, scriptError: scriptError)
     }
 }
 

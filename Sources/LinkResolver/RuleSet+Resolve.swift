@@ -115,9 +115,14 @@ extension RuleSet {
         var utf16Ready = false
         var offsets: [Int] = []
         #endif
+        let filtersApps = options.installedSchemes != nil || options.platform != nil
         for index in actionCandidates {
             let compiled = actions[index]
-            guard compiled.formats.contains(where: { options.allows(scheme: $0.scheme, platform: $0.platform) }) else { continue }
+            // Without an app filter every format is allowed: the formats (cold objects) are not touched before the
+            // regex says the action matches.
+            if filtersApps ? !compiled.formats.contains(where: { options.allows(scheme: $0.scheme, platform: $0.platform) }) : !compiled.hasFormats {
+                continue
+            }
             let input = compiled.action.headers ? (headerInput ?? link) : link
             #if canImport(CICU)
             if let direct = compiled.regex.direct, compiled.rendersFromOffsets, let asciiLink, !(compiled.action.headers && headerInput != nil) {
@@ -134,9 +139,9 @@ extension RuleSet {
                     break
                 case .matches(let count):
                     for format in compiled.formats where options.allows(scheme: format.scheme, platform: format.platform) {
-                        result.append(opening(format.output, kind: .action, app: format.appInfo, title: compiled.action.title, rule: format.rule) { _ in
+                        appendOpening(format.output, to: &result, kind: .action, app: format.appInfo, title: compiled.action.title, rule: format.rule) { _ in
                             format.templateParts?.render(offsets: offsets, matchCount: count, inASCII: asciiLink) ?? ""
-                        })
+                        }
                     }
                 }
                 continue
@@ -145,12 +150,12 @@ extension RuleSet {
             let matches = run(compiled.regex, on: input, rule: compiled.action.pointer)
             guard !matches.isEmpty else { continue }
             for format in compiled.formats where options.allows(scheme: format.scheme, platform: format.platform) {
-                result.append(opening(format.output, kind: .action, app: format.appInfo, title: compiled.action.title, rule: format.rule) { template in
+                appendOpening(format.output, to: &result, kind: .action, app: format.appInfo, title: compiled.action.title, rule: format.rule) { template in
                     if let parts = format.templateParts, let asciiBytes = input == link ? asciiLink : nil {
                         return parts.render(matches, inASCII: asciiBytes)
                     }
                     return compiled.regex.render(template, matches: matches, in: input)
-                })
+                }
             }
         }
         if options.includeBrowsers {
@@ -158,34 +163,36 @@ extension RuleSet {
             let bytes = linkBytes.bytes
             let linkIsClean = !linkBytes.hasControl
             // Many browsers share a pattern: match each distinct trivial pattern once per link (start -2: not yet).
-            withUnsafeTemporaryAllocation(of: TrivialPattern.Match.self, capacity: trivialPatterns.count) { trivialMatches in
-                trivialMatches.initialize(repeating: TrivialPattern.Match(start: -2))
-                for compiled in browsers where options.allows(scheme: compiled.scheme, platform: compiled.platform) {
-                    if trivialSafe, let patternIndex = compiled.trivialIndex {
+            var trivialMatches = [TrivialPattern.Match](repeating: TrivialPattern.Match(start: -2), count: trivialPatterns.count)
+            browserPlans.withUnsafeBufferPointer { plans in
+                for index in plans.indices {
+                    if filtersApps, !options.allows(scheme: browsers[index].scheme, platform: browsers[index].platform) { continue }
+                    let patternIndex = plans[index].trivialIndex
+                    if trivialSafe, patternIndex >= 0 {
                         if trivialMatches[patternIndex].start == -2 {
                             trivialMatches[patternIndex] = trivialPatterns[patternIndex].firstMatch(in: bytes) ?? TrivialPattern.Match(start: -1)
                         }
                         let match = trivialMatches[patternIndex]
                         guard match.start >= 0 else { continue }
-                        if compiled.output.needsScript {
-                            result.append(Opening(kind: .browser, app: compiled.appInfo, title: compiled.appInfo.name, url: nil, needsScript: true, rule: compiled.rule))
+                        if plans[index].needsScript {
+                            result.append(Opening(kind: .browser, app: plans[index].app, title: plans[index].title, rule: plans[index].rule, url: nil, needsScript: true))
                             continue
                         }
-                        if let parts = compiled.templateParts {
-                            let url = parts.render(match, in: bytes)
+                        if let url = plans[index].parts?.render(match, in: bytes) {
                             // The output is the link's own text and the template's: when both are clean, only a
                             // forbidden leading scheme could be wrong, and an output that starts with the template's
                             // own safe scheme (`dolphin://$1` matched from the first byte) cannot have one.
-                            let clean = linkIsClean && compiled.templateIsPlain
-                                && (match.start == 0 && compiled.templateFixesSafeScheme || !OutputSafety.mayStartWithForbiddenScheme(url))
+                            let clean = linkIsClean && plans[index].templateIsPlain
+                                && (match.start == 0 && plans[index].templateFixesSafeScheme || !OutputSafety.mayStartWithForbiddenScheme(url))
                             let problem = clean ? nil : OutputSafety.problem(with: url)
-                            result.append(Opening(kind: .browser, app: compiled.appInfo, title: compiled.appInfo.name, url: problem == nil ? url : nil, needsScript: false, rule: compiled.rule, scriptError: problem))
+                            result.append(Opening(kind: .browser, app: plans[index].app, title: plans[index].title, rule: plans[index].rule, url: problem == nil ? url : nil, needsScript: false, scriptError: problem))
                             continue
                         }
                     }
+                    let compiled = browsers[index]
                     let matches = run(compiled.regex, on: link, rule: compiled.browser.pointer)
                     guard !matches.isEmpty else { continue }
-                    result.append(opening(compiled.output, kind: .browser, app: compiled.appInfo, title: compiled.appInfo.name, rule: compiled.rule) { compiled.regex.render($0, matches: matches, in: link) })
+                    appendOpening(compiled.output, to: &result, kind: .browser, app: compiled.appInfo, title: compiled.appInfo.name, rule: compiled.rule) { compiled.regex.render($0, matches: matches, in: link) }
                 }
             }
         }
@@ -194,7 +201,7 @@ extension RuleSet {
                 let compiled = previews[index]
                 let matches = run(compiled.regex, on: link, rule: compiled.preview.pointer)
                 guard !matches.isEmpty else { continue }
-                result.append(opening(compiled.output, kind: .preview, app: nil, title: "Preview", rule: compiled.rule) { compiled.regex.render($0, matches: matches, in: link) })
+                appendOpening(compiled.output, to: &result, kind: .preview, app: nil, title: "Preview", rule: compiled.rule) { compiled.regex.render($0, matches: matches, in: link) }
             }
         }
         return (result, timedOut)
@@ -211,31 +218,35 @@ extension RuleSet {
             let formats = compiled.formats.filter { options.allows($0.app) }
             guard !formats.isEmpty, compiled.regex.matches(input) else { continue }
             for format in formats {
-                result.append(opening(format.output, kind: .action, app: format.appInfo, title: compiled.action.title, rule: format.rule) { compiled.regex.replacingMatches(in: input, with: $0) })
+                appendOpening(format.output, to: &result, kind: .action, app: format.appInfo, title: compiled.action.title, rule: format.rule) { compiled.regex.replacingMatches(in: input, with: $0) }
             }
         }
         if options.includeBrowsers {
             for compiled in browsers where options.allows(compiled.browser.app) && compiled.regex.matches(link) {
-                result.append(opening(compiled.output, kind: .browser, app: compiled.appInfo, title: compiled.browser.app.name, rule: compiled.rule) { compiled.regex.replacingMatches(in: link, with: $0) })
+                appendOpening(compiled.output, to: &result, kind: .browser, app: compiled.appInfo, title: compiled.browser.app.name, rule: compiled.rule) { compiled.regex.replacingMatches(in: link, with: $0) }
             }
         }
         if options.includePreviews {
             for compiled in previews where compiled.regex.matches(link) {
-                result.append(opening(compiled.output, kind: .preview, app: nil, title: "Preview", rule: compiled.rule) { compiled.regex.replacingMatches(in: link, with: $0) })
+                appendOpening(compiled.output, to: &result, kind: .preview, app: nil, title: "Preview", rule: compiled.rule) { compiled.regex.replacingMatches(in: link, with: $0) }
             }
         }
         return result
     }
 
     /// An opening for one output: a template is rendered (and refused when unsafe), a script is left to run.
-    func opening(_ output: Output, kind: Opening.Kind, app: OpeningApp?, title: String, rule: String, render: (String) -> String) -> Opening {
+    /// (Appended here rather than returned: returning it made the optimiser copy every opening once more.)
+    func appendOpening(
+        _ output: Output, to result: inout [Opening], kind: Opening.Kind, app: OpeningApp?, title: String, rule: String,
+        render: (String) -> String
+    ) {
         switch output {
         case .template(let template):
             let url = render(template)
             let problem = OutputSafety.problem(with: url)
-            return Opening(kind: kind, app: app, title: title, url: problem == nil ? url : nil, needsScript: false, rule: rule, scriptError: problem)
+            result.append(Opening(kind: kind, app: app, title: title, rule: rule, url: problem == nil ? url : nil, needsScript: false, scriptError: problem))
         case .script:
-            return Opening(kind: kind, app: app, title: title, url: nil, needsScript: true, rule: rule)
+            result.append(Opening(kind: kind, app: app, title: title, rule: rule, url: nil, needsScript: true))
         }
     }
 
