@@ -13,11 +13,16 @@ public final class ScriptEngine: ScriptEvaluating, Sendable {
     /// Where `httpRequest` goes; nil: offline (scripts that need the network are reported as such).
     public let fetcher: (any LinkFetching)?
     private let compiled = Mutex<[String: Result<CompiledScript, ScriptError>]>([:])
+    /// When scripts that keep running out of time are set aside (nil: never).
+    public let runaways: RunawayPolicy?
+    private let runawayRecords = Mutex<[String: RunawayRecord]>([:])
 
-    /// Creates an engine; `timeLimit` bounds each script run (Opener uses 15 s).
-    public init(fetcher: (any LinkFetching)?, timeLimit: Duration = .seconds(15)) {
+    /// Creates an engine; `timeLimit` bounds each script run (Opener uses 15 s). With `runaways`, a script stopped
+    /// at its limit too often is not run for a while (a server under attack sets this; one-off tools need not).
+    public init(fetcher: (any LinkFetching)?, timeLimit: Duration = .seconds(15), runaways: RunawayPolicy? = nil) {
         runner = ScriptRunner(configuration: ScriptConfiguration(timeLimit: timeLimit) { OutputSafety.problem(with: $0) })
         self.fetcher = fetcher
+        self.runaways = runaways
     }
 
     /// The compiled script for a source (compiled on first use, then shared).
@@ -40,8 +45,44 @@ public final class ScriptEngine: ScriptEvaluating, Sendable {
         case .failure(let error):
             return .failure(error)
         case .success(let script):
+            let key = (legacy ? "L" : "S") + source
+            if let refusal = quarantine(of: key, rule: rule) { return .failure(refusal) }
             let network = fetcher.map { FetcherScriptNetwork(fetcher: $0) }
-            return await runner.run(script, input: input, network: network, timeLimit: timeLimit).output
+            let output = await runner.run(script, input: input, network: network, timeLimit: timeLimit).output
+            if case .failure(let error) = output, error.code == .timeout { recordStop(of: key) }
+            return output
+        }
+    }
+
+    /// The refusal for a script set aside until later, if it is.
+    private func quarantine(of key: String, rule: String) -> ScriptError? {
+        guard let runaways else { return nil }
+        let now = ContinuousClock.now
+        guard let until = runawayRecords.withLock({ $0[key]?.setAsideUntil }), now < until else { return nil }
+        let seconds = Double((until - now).components.seconds) + 1
+        return ScriptError(
+            code: .quarantined, rule: rule,
+            message: "not run: the script was stopped at its time limit \(runaways.stops) times within \(runaways.window); it is set aside for \(Int(seconds)) s more")
+    }
+
+    /// Notes that a script was stopped at its limit, and sets it aside when that happened too often.
+    private func recordStop(of key: String) {
+        guard let runaways else { return }
+        let now = ContinuousClock.now
+        runawayRecords.withLock { records in
+            var record = records[key] ?? RunawayRecord()
+            record.stops = record.stops.filter { now - $0 < runaways.window } + [now]
+            if record.stops.count >= runaways.stops {
+                record.setAsideUntil = now + runaways.cooldown
+                record.stops = []
+            }
+            records[key] = record
+            // Forget scripts with nothing recent, so that the table stays as small as the set of misbehaving ones.
+            if records.count > 64 {
+                records = records.filter { _, record in
+                    (record.setAsideUntil.map { now < $0 } ?? false) || record.stops.contains { now - $0 < runaways.window }
+                }
+            }
         }
     }
 
@@ -55,6 +96,31 @@ public final class ScriptEngine: ScriptEvaluating, Sendable {
             return .failed(reason: error.description)
         }
     }
+}
+
+/// When a script that keeps running out of time is set aside: each runaway holds a JavaScriptCore worker for its whole
+/// time limit, so a rule that loops forever, hit again and again by hostile links, would otherwise keep the cores
+/// busy and delay everyone else.
+public struct RunawayPolicy: Sendable, Equatable {
+    /// Stops at the time limit that set a script aside...
+    public var stops: Int
+    /// ...when they happen within this window.
+    public var window: Duration
+    /// How long it is then set aside (runs are refused with `E_SCRIPT_QUARANTINED`).
+    public var cooldown: Duration
+
+    /// Creates a policy (defaults: 3 stops within 60 s set a script aside for 30 s).
+    public init(stops: Int = 3, window: Duration = .seconds(60), cooldown: Duration = .seconds(30)) {
+        self.stops = max(stops, 1)
+        self.window = window
+        self.cooldown = cooldown
+    }
+}
+
+/// One script's recent stops at its time limit.
+struct RunawayRecord {
+    var stops: [ContinuousClock.Instant] = []
+    var setAsideUntil: ContinuousClock.Instant?
 }
 
 /// Scripts' `httpRequest` over ``LinkFetching``: the same policy, recorder and replayer as everything else.

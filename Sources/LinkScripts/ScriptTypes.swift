@@ -109,6 +109,8 @@ public struct ScriptError: Error, Sendable, Equatable, CustomStringConvertible {
         case needsNetwork = "E_NEEDS_NETWORK"
         case networkBlocked = "E_SSRF_BLOCKED"
         case memory = "E_SCRIPT_MEMORY"
+        /// Not run: the script kept running out of time and is set aside for a while (see `RunawayPolicy`).
+        case quarantined = "E_SCRIPT_QUARANTINED"
     }
 
     /// The kind of failure.

@@ -220,7 +220,8 @@ public struct ServerNetwork: Sendable {
     public init(fetcher: (any LinkFetching)? = LiveFetcher(), scriptTimeLimit: Duration = .seconds(15)) {
         catalog = (try? AppCatalog.bundled()) ?? AppCatalog()
         self.fetcher = fetcher
-        scripts = ScriptEngine(fetcher: fetcher, timeLimit: scriptTimeLimit)
+        // A server sets runaway scripts aside: hostile links can hit a never-ending script again and again.
+        scripts = ScriptEngine(fetcher: fetcher, timeLimit: scriptTimeLimit, runaways: RunawayPolicy())
         redirectFollower = fetcher.map { RedirectFollower(fetcher: $0) }
     }
 }
