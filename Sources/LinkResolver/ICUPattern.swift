@@ -87,9 +87,10 @@ final class ICUPattern: @unchecked Sendable {
 
     private func checkOut() -> OpaquePointer? {
         lock.lock()
-        let reused = idle.popLast()
-        lock.unlock()
-        if let reused { return reused }
+        defer { lock.unlock() }
+        if let reused = idle.popLast() { return reused }
+        // Cloned under the lock too: rare (once per thread), and ICU's pattern reference count is then never
+        // touched by two threads at once.
         var status: UErrorCode = 0
         let clone = swift_uregex_clone(prototype, &status)
         guard status <= 0 else {
