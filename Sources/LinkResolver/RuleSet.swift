@@ -228,10 +228,6 @@ final class CompiledBrowser: Sendable {
     let trivial: TrivialPattern?
     /// The template split for the trivial path (nil: render with ICU).
     let templateParts: TemplateParts?
-    /// Whether the template's text holds no control character.
-    let templateIsPlain: Bool
-    /// Whether the template starts with text naming an allowed scheme (`dolphin://$1`).
-    let templateFixesSafeScheme: Bool
     /// The index of its pattern in `RuleSet.trivialPatterns`.
     let trivialIndex: Int?
     /// The browser's JSON pointer text, computed once.
@@ -259,8 +255,6 @@ final class CompiledBrowser: Sendable {
         } else {
             templateParts = nil
         }
-        templateIsPlain = templateParts?.isPlainText ?? false
-        templateFixesSafeScheme = templateParts?.startsWithSafeScheme ?? false
     }
 }
 
@@ -272,7 +266,9 @@ struct BrowserPlan: Sendable {
     let needsScript: Bool
     /// The template split for the trivial path (nil: render with ICU).
     let parts: TemplateParts?
+    /// Whether the template's text holds no control character.
     let templateIsPlain: Bool
+    /// Whether the template starts with text naming an allowed scheme (`dolphin://$1`).
     let templateFixesSafeScheme: Bool
     let app: OpeningApp
     let title: String
@@ -282,8 +278,8 @@ struct BrowserPlan: Sendable {
         trivialIndex = browser.trivialIndex ?? -1
         needsScript = browser.output.needsScript
         parts = browser.templateParts
-        templateIsPlain = browser.templateIsPlain
-        templateFixesSafeScheme = browser.templateFixesSafeScheme
+        templateIsPlain = browser.templateParts?.isPlainText ?? false
+        templateFixesSafeScheme = browser.templateParts?.startsWithSafeScheme ?? false
         app = browser.appInfo
         title = browser.appInfo.name
         rule = browser.rule
