@@ -44,6 +44,14 @@ enum JS {
         return JSObjectGetProperty(context, object, key, nil)
     }
 
+    /// A property of an object that is a function, as an object.
+    static func function(_ context: JSContextRef?, _ object: JSObjectRef?, _ name: String) -> JSObjectRef? {
+        guard let value = property(context, object, name), JSValueIsObject(context, value),
+            let function = JSValueToObject(context, value, nil), JSObjectIsFunction(context, function)
+        else { return nil }
+        return function
+    }
+
     /// Sets a property on an object.
     static func setProperty(_ context: JSContextRef?, _ object: JSObjectRef?, _ name: String, _ value: JSValueRef?) {
         let key = string(name)

@@ -53,14 +53,33 @@ public final class ScriptRunner: Sendable {
 
 /// The job queue and worker threads behind a ``ScriptRunner``. Workers hold the pool (not the runner), and the
 /// runner shuts the pool down when it goes away: idle workers then end their threads.
+///
+/// Each worker has its own JavaScriptCore VM with a warm context per script (tens of MB once it has seen a real
+/// manifest), so the pool keeps as few as keep the cores busy: a worker is started for a queued job only while
+/// fewer than ``ScriptConfiguration/workerCount`` workers are making progress. A worker whose run is *held* (its
+/// script has used a watchdog period of CPU time, or it waits on the network) does not count, so a runaway script
+/// makes room for another worker within one watchdog period. Workers beyond `workerCount` end after
+/// ``ScriptConfiguration/idleWorkerLifetime`` without work.
 final class WorkerPool: Sendable {
     private struct State {
         var queue: [ScriptWorker.Job] = []
         var idle = 0
         var workers = 0
+        var held = 0
         var shuttingDown = false
         var nextScriptID = 1
         var scriptIDs: [ScriptKey: Int] = [:]
+
+        /// Counts a new worker in (as idle, so that the next job does not start another) when a queued job has no
+        /// idle worker and too few workers are making progress.
+        mutating func reserveWorker(_ configuration: ScriptConfiguration) -> Bool {
+            guard !shuttingDown, !queue.isEmpty, idle == 0, workers - held < configuration.workerCount,
+                workers < configuration.maximumWorkers
+            else { return false }
+            workers += 1
+            idle += 1
+            return true
+        }
     }
 
     private struct ScriptKey: Hashable {
@@ -90,25 +109,27 @@ final class WorkerPool: Sendable {
     func enqueue(_ job: ScriptWorker.Job) {
         let startWorker = state.withLock { state -> Bool in
             state.queue.append(job)
-            // Start a worker when none is idle: a busy (possibly runaway) worker must not hold up this job.
-            guard state.idle == 0, state.workers < configuration.maximumWorkers else { return false }
-            state.workers += 1
-            state.idle += 1
-            return true
+            return state.reserveWorker(configuration)
         }
-        if startWorker { ScriptWorker(pool: self, configuration: configuration).start() }
+        if startWorker { startWorkerThread() }
         wakeUp.signal()
     }
 
-    /// Blocks a worker until a job is queued; nil when the pool shuts down.
+    private func startWorkerThread() {
+        ScriptWorker(pool: self, configuration: configuration).start()
+    }
+
+    /// Blocks a worker until a job is queued; nil when the pool shuts down, or when this worker is one beyond
+    /// ``ScriptConfiguration/workerCount`` and has had nothing to do for ``ScriptConfiguration/idleWorkerLifetime``.
     func nextJob() -> ScriptWorker.Job? {
+        var waitedInVain = false
         while true {
             let next = state.withLock { state -> (job: ScriptWorker.Job?, exit: Bool) in
                 if !state.queue.isEmpty {
                     state.idle -= 1
                     return (state.queue.removeFirst(), false)
                 }
-                if state.shuttingDown {
+                if state.shuttingDown || (waitedInVain && state.workers > configuration.workerCount) {
                     state.workers -= 1
                     state.idle -= 1
                     return (nil, true)
@@ -117,16 +138,31 @@ final class WorkerPool: Sendable {
             }
             if let job = next.job { return job }
             if next.exit {
-                wakeUp.signal()  // pass the wake-up on to the next idle worker
+                if state.withLock({ $0.shuttingDown }) { wakeUp.signal() }  // pass the wake-up on to the next idle worker
                 return nil
             }
-            wakeUp.wait()
+            let lifetime = configuration.idleWorkerLifetime.components
+            let nanoseconds = Int(clamping: lifetime.seconds) &* 1_000_000_000 &+ Int(lifetime.attoseconds / 1_000_000_000)
+            waitedInVain = wakeUp.wait(timeout: .now() + .nanoseconds(max(nanoseconds, 1_000_000))) == .timedOut
         }
     }
 
-    /// A worker finished a job and is idle again.
-    func finished() {
-        state.withLock { $0.idle += 1 }
+    /// A worker's current run is held (long-running script or a network wait): it stops counting as making progress,
+    /// and a worker is started for queued jobs if none is idle.
+    func hold() {
+        let startWorker = state.withLock { state -> Bool in
+            state.held += 1
+            return state.reserveWorker(configuration)
+        }
+        if startWorker { startWorkerThread() }
+    }
+
+    /// A worker finished a job and is idle again (`wasHeld`: the run had been counted as held).
+    func finished(wasHeld: Bool) {
+        state.withLock { state in
+            state.idle += 1
+            if wasHeld { state.held -= 1 }
+        }
     }
 
     func shutDown() {

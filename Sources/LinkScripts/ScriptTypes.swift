@@ -1,3 +1,5 @@
+import Foundation
+
 /// Network access for scripts' `httpRequest`, `jsonRequest` and `XMLHttpRequest`.
 ///
 /// Implementations block: they are called on a script worker thread (never on the Swift concurrency pool), and
@@ -45,10 +47,14 @@ public struct ScriptConfiguration: Sendable {
     public var timeLimit: Duration
     /// How often the watchdog looks at the clock while a script runs.
     public var watchdogPeriod: Duration
-    /// Worker threads kept warm; more are started while all are busy, up to ``maximumWorkers``.
+    /// Worker threads kept making progress (each has its own JavaScriptCore VM, so more than the cores costs
+    /// memory and gains nothing). Workers whose run is held by a long script or a network wait do not count: more
+    /// are started for the queue behind them, up to ``maximumWorkers``.
     public var workerCount: Int
     /// The most worker threads at once.
     public var maximumWorkers: Int
+    /// How long a worker beyond ``workerCount`` waits for work before its thread (and VM) ends.
+    public var idleWorkerLifetime: Duration
     /// The longest result accepted, in characters.
     public var maximumResultLength: Int
     /// How much the process may grow (resident memory) during one run before the script is stopped.
@@ -58,15 +64,17 @@ public struct ScriptConfiguration: Sendable {
 
     /// Creates a configuration.
     public init(
-        timeLimit: Duration = .seconds(15), watchdogPeriod: Duration = .milliseconds(20), workerCount: Int = 2,
-        maximumWorkers: Int = 16, maximumResultLength: Int = 8192, maximumMemoryGrowth: Int = 512 << 20,
+        timeLimit: Duration = .seconds(15), watchdogPeriod: Duration = .milliseconds(20),
+        workerCount: Int = max(2, ProcessInfo.processInfo.activeProcessorCount), maximumWorkers: Int = 16,
+        idleWorkerLifetime: Duration = .seconds(30), maximumResultLength: Int = 8192, maximumMemoryGrowth: Int = 512 << 20,
         resultCheck: @escaping @Sendable (String) -> String? = { _ in nil }
     ) {
         self.resultCheck = resultCheck
         self.timeLimit = timeLimit
         self.watchdogPeriod = watchdogPeriod
-        self.workerCount = workerCount
-        self.maximumWorkers = maximumWorkers
+        self.workerCount = max(1, workerCount)
+        self.maximumWorkers = max(self.workerCount, maximumWorkers)
+        self.idleWorkerLifetime = idleWorkerLifetime
         self.maximumResultLength = maximumResultLength
         self.maximumMemoryGrowth = maximumMemoryGrowth
     }

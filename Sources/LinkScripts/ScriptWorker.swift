@@ -28,6 +28,8 @@ final class ScriptWorker: @unchecked Sendable {
     private var deadline = ContinuousClock.now
     private var memoryBaseline = 0
     private var stopReason: ScriptError.Code?
+    /// Whether the current run has told the pool it is held (see ``WorkerPool/hold()``).
+    private var held = false
 
     init(pool: WorkerPool, configuration: ScriptConfiguration) {
         self.pool = pool
@@ -46,7 +48,8 @@ final class ScriptWorker: @unchecked Sendable {
         group = JSContextGroupCreate()
         while let job = pool.nextJob() {
             let result = run(job)
-            pool.finished()
+            pool.finished(wasHeld: held)
+            held = false
             job.finish(result)
         }
         contexts.removeAll()
@@ -69,7 +72,16 @@ final class ScriptWorker: @unchecked Sendable {
             return true
         }
         worker.arm()
+        worker.markHeld()
         return false
+    }
+
+    /// The run has used a watchdog period of CPU time or waits on the network: let the pool start another worker
+    /// for the jobs behind it.
+    private func markHeld() {
+        guard !held else { return }
+        held = true
+        pool.hold()
     }
 
     private func arm() {
@@ -111,16 +123,22 @@ final class ScriptWorker: @unchecked Sendable {
                 JSGarbageCollect(context.context)
             }
         }
-        let state = RunState(network: job.network, deadline: job.deadline, maximumLength: configuration.maximumResultLength)
+        let state = RunState(network: job.network, deadline: job.deadline, maximumLength: configuration.maximumResultLength) { [self] in
+            markHeld()
+        }
         context.run = state
-        let exception = context.call(input: job.input)
+        let exception = context.call(input: job.input) { stopReason != nil }
         context.run = nil
         let output = outcome(of: state, exception: exception, rule: rule)
-        if case .failure = output {
-            // A run that failed may have left the context half-changed: start the next one fresh.
+        if stopReason != nil {
+            // A run the watchdog cut short may have stopped anywhere, even inside the host's own bookkeeping: start
+            // the next one fresh.
             contexts[job.script.id] = nil
             discardedContexts += 1
         } else {
+            // A run that returned or threw is reset like any other. Discarding the context here as well would make
+            // a script that fails every time (one that needs the network in an offline run) build a context per run,
+            // and JavaScriptCore does not give all of a released context's memory back.
             context.reset()
         }
         return finish(output, usedNetwork: state.usedNetwork)
