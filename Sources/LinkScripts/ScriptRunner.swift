@@ -58,8 +58,9 @@ public final class ScriptRunner: Sendable {
 /// manifest), so the pool keeps as few as keep the cores busy: a worker is started for a queued job only while
 /// fewer than ``ScriptConfiguration/workerCount`` workers are making progress. A worker whose run is *held* (its
 /// script has used a watchdog period of CPU time, or it waits on the network) does not count, so a runaway script
-/// makes room for another worker within one watchdog period. Workers beyond `workerCount` end after
-/// ``ScriptConfiguration/idleWorkerLifetime`` without work.
+/// makes room for another worker within one watchdog period. Once more workers make progress than
+/// `workerCount` (the held run ended), the next to look for work ends, VM and all: under steady traffic every worker
+/// keeps getting jobs, so waiting for an idle one would never shrink the pool.
 final class WorkerPool: Sendable {
     private struct State {
         var queue: [ScriptWorker.Job] = []
@@ -119,31 +120,28 @@ final class WorkerPool: Sendable {
         ScriptWorker(pool: self, configuration: configuration).start()
     }
 
-    /// Blocks a worker until a job is queued; nil when the pool shuts down, or when this worker is one beyond
-    /// ``ScriptConfiguration/workerCount`` and has had nothing to do for ``ScriptConfiguration/idleWorkerLifetime``.
+    /// Blocks a worker until a job is queued; nil when the pool shuts down or has more workers making progress
+    /// than ``ScriptConfiguration/workerCount``.
     func nextJob() -> ScriptWorker.Job? {
-        var waitedInVain = false
         while true {
             let next = state.withLock { state -> (job: ScriptWorker.Job?, exit: Bool) in
-                if !state.queue.isEmpty {
-                    state.idle -= 1
-                    return (state.queue.removeFirst(), false)
-                }
-                if state.shuttingDown || (waitedInVain && state.workers > configuration.workerCount) {
+                if state.shuttingDown || state.workers - state.held > configuration.workerCount {
                     state.workers -= 1
                     state.idle -= 1
                     return (nil, true)
+                }
+                if !state.queue.isEmpty {
+                    state.idle -= 1
+                    return (state.queue.removeFirst(), false)
                 }
                 return (nil, false)
             }
             if let job = next.job { return job }
             if next.exit {
-                if state.withLock({ $0.shuttingDown }) { wakeUp.signal() }  // pass the wake-up on to the next idle worker
+                wakeUp.signal()  // pass on a wake-up this worker may have taken from a queued job or the shutdown
                 return nil
             }
-            let lifetime = configuration.idleWorkerLifetime.components
-            let nanoseconds = Int(clamping: lifetime.seconds) &* 1_000_000_000 &+ Int(lifetime.attoseconds / 1_000_000_000)
-            waitedInVain = wakeUp.wait(timeout: .now() + .nanoseconds(max(nanoseconds, 1_000_000))) == .timedOut
+            wakeUp.wait()
         }
     }
 

@@ -49,12 +49,10 @@ public struct ScriptConfiguration: Sendable {
     public var watchdogPeriod: Duration
     /// Worker threads kept making progress (each has its own JavaScriptCore VM, so more than the cores costs
     /// memory and gains nothing). Workers whose run is held by a long script or a network wait do not count: more
-    /// are started for the queue behind them, up to ``maximumWorkers``.
+    /// are started for the queue behind them, up to ``maximumWorkers``, and end once those runs are over.
     public var workerCount: Int
     /// The most worker threads at once.
     public var maximumWorkers: Int
-    /// How long a worker beyond ``workerCount`` waits for work before its thread (and VM) ends.
-    public var idleWorkerLifetime: Duration
     /// The longest result accepted, in characters.
     public var maximumResultLength: Int
     /// How much the process may grow (resident memory) during one run before the script is stopped.
@@ -66,7 +64,7 @@ public struct ScriptConfiguration: Sendable {
     public init(
         timeLimit: Duration = .seconds(15), watchdogPeriod: Duration = .milliseconds(20),
         workerCount: Int = max(2, ProcessInfo.processInfo.activeProcessorCount), maximumWorkers: Int = 16,
-        idleWorkerLifetime: Duration = .seconds(30), maximumResultLength: Int = 8192, maximumMemoryGrowth: Int = 512 << 20,
+        maximumResultLength: Int = 8192, maximumMemoryGrowth: Int = 512 << 20,
         resultCheck: @escaping @Sendable (String) -> String? = { _ in nil }
     ) {
         self.resultCheck = resultCheck
@@ -74,7 +72,6 @@ public struct ScriptConfiguration: Sendable {
         self.watchdogPeriod = watchdogPeriod
         self.workerCount = max(1, workerCount)
         self.maximumWorkers = max(self.workerCount, maximumWorkers)
-        self.idleWorkerLifetime = idleWorkerLifetime
         self.maximumResultLength = maximumResultLength
         self.maximumMemoryGrowth = maximumMemoryGrowth
     }
