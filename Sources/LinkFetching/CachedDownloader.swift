@@ -36,7 +36,7 @@ public struct CachedDownloader: Sendable {
     ) async throws(FetchError) -> CachedDownload {
         let store = CacheStore(directory: directory, url: url)
         let cached = store.read()
-        let lifetimeSeconds = Double(lifetime.components.seconds) + Double(lifetime.components.attoseconds) * 1e-18
+        let lifetimeSeconds = lifetime / .seconds(1)
         if let cached, now().timeIntervalSince(cached.metadata.fetchedAt) < lifetimeSeconds,
             now() >= cached.metadata.fetchedAt
         {

@@ -114,7 +114,7 @@ public struct ResolverBenchmark: Sendable {
     }
 
     static func micros(_ duration: Duration) -> Double {
-        Double(duration.components.seconds) * 1e6 + Double(duration.components.attoseconds) / 1e12
+        duration / .microseconds(1)
     }
 
     static func millis(_ duration: Duration) -> Double { micros(duration) / 1000 }

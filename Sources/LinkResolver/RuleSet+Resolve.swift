@@ -252,22 +252,13 @@ extension RuleSet {
 
     /// Compact JSON of response headers, keys in the given order (what `headers` actions match against).
     static func compactJSON(_ headers: [(name: String, value: String)]) -> String {
-        "{" + headers.map { "\(jsonString($0.name)):\(jsonString($0.value))" }.joined(separator: ",") + "}"
-    }
-
-    static func jsonString(_ text: String) -> String {
-        var result = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": result += "\\\""
-            case "\\": result += "\\\\"
-            case "\n": result += "\\n"
-            case "\r": result += "\\r"
-            case "\t": result += "\\t"
-            case _ where scalar.value < 0x20: result += String(format: "\\u%04x", scalar.value)
-            default: result.unicodeScalars.append(scalar)
-            }
+        var json = "{"
+        for (index, header) in headers.enumerated() {
+            if index > 0 { json.append(",") }
+            JSONWriter.appendQuoted(header.name, to: &json)
+            json.append(":")
+            JSONWriter.appendQuoted(header.value, to: &json)
         }
-        return result + "\""
+        return json + "}"
     }
 }

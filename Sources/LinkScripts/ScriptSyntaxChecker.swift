@@ -37,28 +37,36 @@ public final class ScriptSyntaxChecker: Sendable {
 
     /// Whether the source declares `process` (a function declaration or an assignment); the run confirms it.
     ///
-    /// The regex `(function\s+process\s*\(|\bprocess\s*=)` as one scan over the bytes: Foundation compiled that
-    /// regex anew for every script, a tenth of loading the v5 manifest.
+    /// The regex `(function\s+process\s*\(|\bprocess\s*=)` as one scan over the source's scalars, with ICU's
+    /// meaning of `\s` (Unicode white space, so `function\u{A0}process(` counts) and of `\w` and `\b`: Foundation
+    /// compiled that regex anew for every script, a tenth of loading the v5 manifest.
     public static func mentionsProcess(_ source: String) -> Bool {
-        let bytes = Array(source.utf8)
-        let name = Array("process".utf8), keyword = Array("function".utf8)
-        func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || (0x09...0x0D).contains(byte) }
-        func isWord(_ byte: UInt8) -> Bool {
-            byte == UInt8(ascii: "_") || byte >= 0x80 || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
-                || (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte | 0x20)
+        let scalars = Array(source.unicodeScalars)
+        let name = Array("process".unicodeScalars), keyword = Array("function".unicodeScalars)
+        func isSpace(_ scalar: Unicode.Scalar) -> Bool { scalar.properties.isWhitespace }
+        func isWord(_ scalar: Unicode.Scalar) -> Bool {
+            switch scalar.properties.generalCategory {
+            case .decimalNumber, .connectorPunctuation, .nonspacingMark, .spacingMark, .enclosingMark: return true
+            default: return scalar.properties.isAlphabetic || scalar == "\u{200C}" || scalar == "\u{200D}"
+            }
         }
         var start = 0
-        while start + name.count <= bytes.count {
+        while start + name.count <= scalars.count {
             defer { start += 1 }
-            guard bytes[start..<(start + name.count)].elementsEqual(name) else { continue }
+            guard scalars[start..<(start + name.count)].elementsEqual(name) else { continue }
             var after = start + name.count
-            while after < bytes.count, isSpace(bytes[after]) { after += 1 }
-            guard after < bytes.count else { continue }
-            if bytes[after] == UInt8(ascii: "="), start == 0 || !isWord(bytes[start - 1]) { return true }
-            guard bytes[after] == UInt8(ascii: "(") else { continue }
+            while after < scalars.count, isSpace(scalars[after]) { after += 1 }
+            guard after < scalars.count else { continue }
+            if scalars[after] == "=" {
+                // ICU's \b looks past combining marks (Grapheme_Extend) to the character they belong to.
+                var previous = start - 1
+                while previous >= 0, scalars[previous].properties.isGraphemeExtend { previous -= 1 }
+                if previous < 0 || !isWord(scalars[previous]) { return true }
+            }
+            guard scalars[after] == "(" else { continue }
             var before = start
-            while before > 0, isSpace(bytes[before - 1]) { before -= 1 }
-            if before < start, before >= keyword.count, bytes[(before - keyword.count)..<before].elementsEqual(keyword) {
+            while before > 0, isSpace(scalars[before - 1]) { before -= 1 }
+            if before < start, before >= keyword.count, scalars[(before - keyword.count)..<before].elementsEqual(keyword) {
                 return true
             }
         }

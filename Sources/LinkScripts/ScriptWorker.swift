@@ -85,9 +85,7 @@ final class ScriptWorker: @unchecked Sendable {
     }
 
     private func arm() {
-        let period = configuration.watchdogPeriod
-        let seconds = Double(period.components.seconds) + Double(period.components.attoseconds) / 1e18
-        JSContextGroupSetExecutionTimeLimit(group, seconds, Self.watchdog, Unmanaged.passUnretained(self).toOpaque())
+        JSContextGroupSetExecutionTimeLimit(group, configuration.watchdogPeriod / .seconds(1), Self.watchdog, Unmanaged.passUnretained(self).toOpaque())
     }
 
     private func run(_ job: Job) -> ScriptResult {

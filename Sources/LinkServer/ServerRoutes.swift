@@ -308,7 +308,6 @@ struct MetricsMiddleware<Context: RequestContext>: RouterMiddleware {
     }
 
     static func seconds(since start: ContinuousClock.Instant) -> Double {
-        let elapsed = ContinuousClock.now - start
-        return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        (ContinuousClock.now - start) / .seconds(1)
     }
 }

@@ -48,8 +48,7 @@ struct TestCommand: AsyncParsableCommand {
         let report = await runner.run(progress: live.map { live in { live.update($0, done: $1, total: $2) } })
         live?.finish()
         if let junit {
-            let elapsed = ContinuousClock.now - started
-            let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+            let seconds = (ContinuousClock.now - started) / .seconds(1)
             try OutputFile.write(JUnitReport.xml(for: report, name: casesPath ?? rules.file ?? "manifest", durationSeconds: seconds), to: junit)
         }
         if json {

@@ -18,7 +18,7 @@ struct TableNetwork: ScriptNetwork {
     }
 
     static func seconds(_ duration: Duration) -> Double {
-        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+        duration / .seconds(1)
     }
 }
 

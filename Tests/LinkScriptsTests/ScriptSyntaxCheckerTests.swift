@@ -29,6 +29,16 @@ struct ScriptSyntaxCheckerTests {
         "function process ",
         "// no function here\nvar x = 1",
         "function é process(u) {}",
+        "function\u{A0}process(u) {}",
+        "function\u{2028}process\u{3000}(u) {}",
+        "\u{A0}process = 1",
+        "éprocess = 1",
+        "×process = 1",
+        "\u{301}process = 1",
+        "e\u{301}process = 1",
+        "+\u{301}process = 1",
+        "٣process = 1",
+        "‿process = 1",
     ]
 
     @Test(arguments: samples)
