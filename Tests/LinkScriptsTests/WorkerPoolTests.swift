@@ -8,6 +8,14 @@ import Testing
         ScriptRunner(configuration: ScriptConfiguration(timeLimit: .seconds(2), workerCount: workers))
     }
 
+    static let quickSource = "function process(u, c) { c('app://quick'); }"
+
+    /// A script that never ends and one that answers at once.
+    func runawayAndQuick(on runner: ScriptRunner) throws -> (runaway: CompiledScript, quick: CompiledScript) {
+        (try runner.compile("function process(u, c) { for (;;) {} }", kind: .script2, name: "runaway"),
+         try runner.compile(Self.quickSource, kind: .script2, name: "quick"))
+    }
+
     @Test func quickRunsNeverStartMoreWorkersThanTheWorkerCount() async throws {
         let runner = runner(workers: 2)
         let script = try runner.compile("function process(u, c) { c('app://' + u.length); }", kind: .script2, name: "quick")
@@ -23,8 +31,7 @@ import Testing
 
     @Test func aRunawayScriptMakesRoomForAnotherWorkerWithinAWatchdogPeriod() async throws {
         let runner = runner(workers: 1)
-        let runaway = try runner.compile("function process(u, c) { for (;;) {} }", kind: .script2, name: "runaway")
-        let quick = try runner.compile("function process(u, c) { c('app://quick'); }", kind: .script2, name: "quick")
+        let (runaway, quick) = try runawayAndQuick(on: runner)
         async let stopped = runner.run(runaway, input: "x", network: nil, timeLimit: .seconds(1))
         try await Task.sleep(for: .milliseconds(50))
         let clock = ContinuousClock()
@@ -41,7 +48,7 @@ import Testing
     @Test func aRunWaitingOnTheNetworkMakesRoomForAnotherWorker() async throws {
         let runner = runner(workers: 1)
         let waiting = try runner.compile("function process(u, c) { c(httpRequest(u)); }", kind: .script2, name: "waiting")
-        let quick = try runner.compile("function process(u, c) { c('app://quick'); }", kind: .script2, name: "quick")
+        let quick = try runner.compile(Self.quickSource, kind: .script2, name: "quick")
         let slow = TableNetwork(pages: ["https://slow.test/": "app://late"], delay: .seconds(1))
         async let late = runner.run(waiting, input: "https://slow.test/", network: slow)
         try await Task.sleep(for: .milliseconds(50))
@@ -56,8 +63,7 @@ import Testing
     /// not after some idle time that never comes.
     @Test func theExtraWorkerEndsOnceTheHeldRunIsOverEvenUnderSteadyTraffic() async throws {
         let runner = runner(workers: 1)
-        let runaway = try runner.compile("function process(u, c) { for (;;) {} }", kind: .script2, name: "runaway")
-        let quick = try runner.compile("function process(u, c) { c('app://quick'); }", kind: .script2, name: "quick")
+        let (runaway, quick) = try runawayAndQuick(on: runner)
         async let stopped = runner.run(runaway, input: "x", network: nil, timeLimit: .milliseconds(300))
         try await Task.sleep(for: .milliseconds(50))
         _ = await runner.run(quick, input: "x", network: nil)
