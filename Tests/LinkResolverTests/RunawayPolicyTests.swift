@@ -32,6 +32,47 @@ struct RunawayPolicyTests {
         #expect(again.failure?.code == .timeout)
     }
 
+    /// Runs `count` runs of `source` on `input` at once.
+    static func concurrentRuns(
+        _ engine: ScriptEngine, _ source: String, input: String, count: Int
+    ) async -> [Result<String?, ScriptError>] {
+        await withTaskGroup(of: Result<String?, ScriptError>.self) { group in
+            for _ in 0..<count {
+                group.addTask { await engine.run(source, legacy: false, input: input, rule: "/actions/0/formats/0") }
+            }
+            return await group.reduce(into: []) { $0.append($1) }
+        }
+    }
+
+    @Test func afterTheCooldownOneTrialRunsAtATimeUntilOneEndsInTime() async throws {
+        let engine = ScriptEngine(
+            fetcher: nil, timeLimit: .milliseconds(500),
+            runaways: RunawayPolicy(stops: 1, window: .seconds(60), cooldown: .milliseconds(300)))
+        let sometimes = """
+            function process(url, completionHandler) {
+              if (url.indexOf('loop') >= 0) { while (true) {} }
+              completionHandler('app://ok')
+            }
+            """
+        let loop = "https://a.example/loop"
+        #expect(await Self.concurrentRuns(engine, sometimes, input: loop, count: 1).first?.failure?.code == .timeout)
+        try await Task.sleep(for: .milliseconds(400))
+        // The cooldown is over and four requests come at once: one trial runs, the others are refused at once
+        // instead of each holding a worker for the whole time limit.
+        let burst = await Self.concurrentRuns(engine, sometimes, input: loop, count: 4)
+        #expect(burst.filter { $0.failure?.code == .timeout }.count == 1)
+        #expect(burst.filter { $0.failure?.code == .quarantined }.count == 3)
+        #expect(burst.contains { $0.failure?.description.contains("trial run is under way") == true })
+        // The trial was stopped: set aside again at once.
+        let refused = await Self.concurrentRuns(engine, sometimes, input: loop, count: 1)
+        #expect(refused.first?.failure?.description.contains("set aside for") == true)
+        // After the next cooldown a trial that ends in time clears the script: runs are no longer limited to one.
+        try await Task.sleep(for: .milliseconds(400))
+        #expect(await Self.concurrentRuns(engine, sometimes, input: "https://a.example/", count: 1).first?.success == "app://ok")
+        let free = await Self.concurrentRuns(engine, sometimes, input: loop, count: 2)
+        #expect(free.map { $0.failure?.code } == [.timeout, .timeout])
+    }
+
     @Test func withoutAPolicyEveryRunGetsItsTimeLimit() async {
         let engine = ScriptEngine(fetcher: nil, timeLimit: .milliseconds(50))
         for _ in 0..<4 {
