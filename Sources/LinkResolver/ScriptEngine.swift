@@ -50,8 +50,7 @@ public final class ScriptEngine: ScriptEvaluating, Sendable {
             if case .refused(let refusal) = admission { return .failure(refusal) }
             let network = fetcher.map { FetcherScriptNetwork(fetcher: $0) }
             let output = await runner.run(script, input: input, network: network, timeLimit: timeLimit).output
-            var stopped = false
-            if case .failure(let error) = output, error.code == .timeout { stopped = true }
+            let stopped = if case .failure(let error) = output { error.code == .timeout } else { false }
             record(admission, of: key, stopped: stopped)
             return output
         }
