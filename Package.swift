@@ -22,9 +22,13 @@ let package = Package(
     platforms: [.macOS(.v15), .iOS(.v18)],
     products: [
         .executable(name: "switchyard", targets: ["switchyard"]),
+        .library(name: "WebLinks", targets: ["WebLinks"]),
         .library(name: "LinkRules", targets: ["LinkRules"]),
+        .library(name: "LinkMatching", targets: ["LinkMatching"]),
         .library(name: "LinkResolver", targets: ["LinkResolver"]),
         .library(name: "LinkFetching", targets: ["LinkFetching"]),
+        .library(name: "LinkFetchingHTTP", targets: ["LinkFetchingHTTP"]),
+        .library(name: "RuleTooling", targets: ["RuleTooling"]),
         .library(name: "LinkScripts", targets: ["LinkScripts"]),
         .library(name: "XCallbackURL", targets: ["XCallbackURL"]),
         .library(name: "DeeplinkTemplates", targets: ["DeeplinkTemplates"]),
@@ -47,40 +51,52 @@ let package = Package(
         ),
         // ICU's C regex API inside the toolchain's lib_FoundationICU (Linux); Apple platforms keep NSRegularExpression.
         .systemLibrary(name: "CICU"),
+        .target(name: "WebLinks"),
         .target(name: "LinkRules"),
         .target(name: "XCallbackURL"),
         .target(name: "DeeplinkTemplates"),
+        // The synchronous, network-free matcher: what an app that lists openings needs, without NIO or JavaScriptCore.
         .target(
-            name: "AppChooser", dependencies: ["LinkRules", "LinkResolver", "LinkFetching", .product(name: "GRDB", package: "GRDB.swift")],
-            resources: [.copy("Resources/catalog.json")]
+            name: "LinkMatching",
+            dependencies: ["LinkRules", "WebLinks", .target(name: "CICU", condition: .when(platforms: [.linux]))]
         ),
         .target(name: "LinkScripts", dependencies: [.target(name: "CJavaScriptCore", condition: .when(platforms: [.linux]))]),
+        // The fetching protocol, policy and fixtures; the AsyncHTTPClient client lives apart in LinkFetchingHTTP.
+        .target(name: "LinkFetching", dependencies: ["WebLinks"]),
         .target(
-            name: "LinkFetching",
-            dependencies: [asyncHTTPClient, logging, .product(name: "NIOHTTPCompression", package: "swift-nio-extras")] + nio
+            name: "LinkFetchingHTTP",
+            dependencies: ["LinkFetching", asyncHTTPClient, logging, .product(name: "NIOHTTPCompression", package: "swift-nio-extras")] + nio
         ),
         .target(
             name: "LinkResolver",
-            dependencies: ["LinkRules", "LinkScripts", "LinkFetching", .target(name: "CICU", condition: .when(platforms: [.linux]))],
+            dependencies: ["LinkRules", "LinkMatching", "LinkScripts", "LinkFetching", "WebLinks"],
             resources: [.copy("Resources/default-rules.json")]
         ),
-        .target(name: "RuleTooling", dependencies: ["LinkRules", "LinkResolver", "LinkScripts"]),
+        .target(
+            name: "AppChooser", dependencies: ["LinkRules", "LinkMatching", "LinkFetching", .product(name: "GRDB", package: "GRDB.swift")],
+            resources: [.copy("Resources/catalog.json")]
+        ),
+        .target(name: "RuleTooling", dependencies: ["LinkRules", "LinkMatching", "LinkResolver", "LinkScripts"]),
         .target(
             name: "LinkServer",
-            dependencies: ["LinkRules", "LinkResolver", "LinkFetching", "XCallbackURL", "AppChooser", hummingbird, hummingbirdCore, logging, .product(name: "NIOHTTPTypes", package: "swift-nio-extras")] + nio,
+            dependencies: ["LinkRules", "LinkMatching", "LinkResolver", "LinkFetching", "LinkFetchingHTTP", "WebLinks", "XCallbackURL", "AppChooser", hummingbird, hummingbirdCore, logging, .product(name: "NIOHTTPTypes", package: "swift-nio-extras")] + nio,
             resources: [.copy("Resources/playground")]
         ),
+        // Naive baselines, corpora and timing: `package` access to the matcher, never part of a product.
+        .target(name: "SwitchyardBenchmarks", dependencies: ["LinkRules", "LinkMatching"], path: "Benchmarks/SwitchyardBenchmarks"),
         .executableTarget(
-            name: "switchyard", dependencies: ["LinkRules", "LinkResolver", "RuleTooling", "LinkFetching", "LinkServer", "XCallbackURL", "AppChooser", argumentParser, logging]
+            name: "switchyard", dependencies: ["LinkRules", "LinkMatching", "LinkResolver", "RuleTooling", "LinkFetching", "LinkFetchingHTTP", "WebLinks", "LinkServer", "XCallbackURL", "AppChooser", "SwitchyardBenchmarks", argumentParser, logging]
         ),
-        .target(name: "SwitchyardTestSupport", dependencies: ["LinkRules"] + nio, path: "Tests/SwitchyardTestSupport"),
-        .testTarget(name: "LinkFetchingTests", dependencies: ["LinkFetching", "SwitchyardTestSupport"]),
+        .target(name: "SwitchyardTestSupport", dependencies: ["LinkRules", "LinkMatching", "LinkResolver"] + nio, path: "Tests/SwitchyardTestSupport"),
+        .testTarget(name: "LinkFetchingTests", dependencies: ["LinkFetching", "LinkFetchingHTTP", "SwitchyardTestSupport"]),
         .testTarget(name: "LinkScriptsTests", dependencies: ["LinkScripts", "SwitchyardTestSupport"]),
         .testTarget(name: "XCallbackURLTests", dependencies: ["XCallbackURL", "SwitchyardTestSupport"]),
         .testTarget(name: "DeeplinkTemplatesTests", dependencies: ["DeeplinkTemplates", "SwitchyardTestSupport"]),
         .testTarget(name: "AppChooserTests", dependencies: ["AppChooser", "SwitchyardTestSupport"]),
         .testTarget(name: "LinkRulesTests", dependencies: ["LinkRules", "SwitchyardTestSupport"]),
-        .testTarget(name: "LinkResolverTests", dependencies: ["LinkResolver", "SwitchyardTestSupport"]),
+        .testTarget(name: "WebLinksTests", dependencies: ["WebLinks", "SwitchyardTestSupport"]),
+        .testTarget(name: "LinkMatchingTests", dependencies: ["LinkMatching", "LinkResolver", "SwitchyardBenchmarks", "SwitchyardTestSupport"]),
+        .testTarget(name: "LinkResolverTests", dependencies: ["LinkResolver", "LinkMatching", "LinkFetchingHTTP", "SwitchyardTestSupport"]),
         .testTarget(name: "RuleToolingTests", dependencies: ["RuleTooling", "SwitchyardTestSupport"]),
         .testTarget(name: "LinkServerTests", dependencies: ["LinkServer", "SwitchyardTestSupport", hummingbirdTesting]),
         .testTarget(name: "SwitchyardCLITests", dependencies: ["switchyard", "SwitchyardTestSupport"]),

@@ -1,5 +1,5 @@
 import Foundation
-import LinkResolver
+import WebLinks
 
 /// Fuzzes the input-link normaliser (`LinkInput.normalize(_:)`) with arbitrary text.
 ///

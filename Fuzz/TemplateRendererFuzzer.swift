@@ -1,6 +1,7 @@
 import Foundation
-import LinkResolver
+import LinkMatching
 import LinkRules
+import SwitchyardBenchmarks
 
 /// Fuzzes the template renderer: a tiny manifest is compiled around a fuzzed regex and template, and a fuzzed link is
 /// resolved through the ``RuleSet``.
@@ -26,7 +27,7 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         fuzzExpect(false, "the generated manifest did not load: \(error)\n\(FuzzInput.preview(text, limit: 2000))")
         return 0
     }
-    let rules = RuleSet(loaded)
+    let rules = RuleSet(loaded, scriptChecker: nil)
     let budget = MatchBudget()
     let (resolution, elapsed) = fuzzTimed { rules.resolve(link, options: ResolveOptions(budget: budget)) }
     let context = "regex \(FuzzInput.preview(regex)), template \(FuzzInput.preview(template)), link \(FuzzInput.preview(link))"

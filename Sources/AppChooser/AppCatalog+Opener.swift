@@ -1,4 +1,4 @@
-import LinkResolver
+import LinkMatching
 import LinkRules
 
 extension AppCatalog {

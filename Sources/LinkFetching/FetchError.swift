@@ -53,19 +53,19 @@ public struct FetchError: Error, Sendable, Equatable, CustomStringConvertible {
 }
 
 extension FetchError {
-    static func invalidURL(_ url: String, _ reason: String) -> FetchError {
+    package static func invalidURL(_ url: String, _ reason: String) -> FetchError {
         FetchError(.invalidURL, url: url, message: "'\(url)' is not a usable URL: \(reason).")
     }
 
-    static func timeout(_ url: String, _ limit: Duration) -> FetchError {
+    package static func timeout(_ url: String, _ limit: Duration) -> FetchError {
         FetchError(.timeout, url: url, message: "Fetching '\(url)' took longer than the limit of \(limit).")
     }
 
-    static func transport(_ url: String, _ underlying: any Error) -> FetchError {
+    package static func transport(_ url: String, _ underlying: any Error) -> FetchError {
         FetchError(.transport, url: url, message: "Fetching '\(url)' failed: \(String(describing: underlying)).")
     }
 
-    static func tooLarge(_ url: String, limit: Int) -> FetchError {
+    package static func tooLarge(_ url: String, limit: Int) -> FetchError {
         FetchError(
             .responseTooLarge,
             url: url,

@@ -5,7 +5,7 @@ package struct Fixture: Codable, Sendable, Equatable {
     /// The URL requested.
     package var url: String
     /// The method used.
-    package var method: HTTPMethod
+    package var method: FetchRequest.Method
     /// Whether redirects were followed; part of the key because the answers differ.
     package var followRedirects: Bool
     /// The URL that answered.

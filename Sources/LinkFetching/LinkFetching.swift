@@ -11,18 +11,18 @@ public protocol LinkFetching: Sendable {
     func fetch(_ request: FetchRequest) async throws(FetchError) -> FetchResponse
 }
 
-/// The HTTP methods Switchyard uses.
-public enum HTTPMethod: String, Sendable, Hashable, Codable {
-    case get = "GET"
-    case head = "HEAD"
-}
-
 /// A request for ``LinkFetching``.
 public struct FetchRequest: Sendable, Hashable {
+    /// The HTTP methods Switchyard uses.
+    public enum Method: String, Sendable, Hashable, Codable {
+        case get = "GET"
+        case head = "HEAD"
+    }
+
     /// The absolute http(s) URL, as text.
     public var url: String
     /// GET or HEAD.
-    public var method: HTTPMethod
+    public var method: Method
     /// Extra request headers (for example `If-None-Match`).
     public var headers: [String: String]
     /// Whether redirects are followed (each hop is checked by the policy); `false` returns the 3xx itself.
@@ -33,7 +33,7 @@ public struct FetchRequest: Sendable, Hashable {
     /// Creates a request.
     public init(
         url: String,
-        method: HTTPMethod = .get,
+        method: Method = .get,
         headers: [String: String] = [:],
         followRedirects: Bool = true,
         timeout: Duration? = nil

@@ -1,4 +1,5 @@
 import Foundation
+import LinkMatching
 import LinkRules
 
 extension RuleSet {

@@ -1,3 +1,4 @@
+import LinkMatching
 /// The JSON shape of a resolution shared by `switchyard resolve --json`, `--batch` and the HTTP API:
 /// `{"input", "unwrapped", "steps", "openings": [{"kind", "app", "appName", "title", "url", "needsScript", …}]}`.
 public struct ResolutionDocument: Sendable, Equatable, Codable {

@@ -1,5 +1,7 @@
+import WebLinks
 import Foundation
 import LinkFetching
+import LinkMatching
 import LinkRules
 import LinkScripts
 

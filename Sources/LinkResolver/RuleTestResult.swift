@@ -1,3 +1,4 @@
+import LinkMatching
 /// The outcome of one embedded test case of a manifest.
 public struct RuleTestResult: Sendable, Equatable, Codable {
     /// Which kind of rule the case tests.

@@ -1,3 +1,4 @@
+import LinkMatching
 import LinkRules
 
 /// Runs a manifest's own embedded tests: action formats (`testInputs` × `testResults`), browsers and redirect

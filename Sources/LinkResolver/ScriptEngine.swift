@@ -1,5 +1,6 @@
 import Foundation
 import LinkFetching
+import LinkMatching
 import LinkRules
 import LinkScripts
 import Synchronization

@@ -1,3 +1,4 @@
+import LinkMatching
 /// Renders script outputs (`script2`, legacy `script`) for the resolver and the test runner.
 ///
 /// The JavaScriptCore implementation is wired in by the tools; the protocol keeps the rule engine usable

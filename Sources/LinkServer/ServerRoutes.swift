@@ -1,8 +1,11 @@
+import WebLinks
 import Foundation
 import HTTPTypes
 import Hummingbird
 import AppChooser
 import LinkFetching
+import LinkFetchingHTTP
+import LinkMatching
 import LinkResolver
 import LinkRules
 import XCallbackURL

@@ -2,6 +2,8 @@ import Dispatch
 import Foundation
 import Hummingbird
 import LinkFetching
+import LinkFetchingHTTP
+import LinkMatching
 import LinkResolver
 import LinkRules
 import Logging

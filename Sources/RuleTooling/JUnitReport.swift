@@ -1,3 +1,4 @@
+import LinkMatching
 import LinkResolver
 
 /// Writes a test run as JUnit XML, the format CI systems (Jenkins, GitLab, GitHub reporters) read.

@@ -1,6 +1,8 @@
 import ArgumentParser
 import Foundation
+import LinkMatching
 import LinkResolver
+import SwitchyardBenchmarks
 
 /// `switchyard bench`: the compiled resolver against the naive regex loop, in one run on one corpus.
 struct BenchCommand: AsyncParsableCommand {
@@ -37,9 +39,8 @@ struct BenchCommand: AsyncParsableCommand {
         } else {
             links = LinkCorpus.make(for: rules, generated: generated)
         }
-        let benchmark = ResolverBenchmark(
-            manifestURL: manifestOptions.manifest.map { URL(fileURLWithPath: $0) }, corpus: links,
-            repetitions: (naiveRepetitions, compiledRepetitions))
+        let benchmark = ResolverBenchmark(corpus: links, repetitions: (naiveRepetitions, compiledRepetitions))
+        let manifestURL = manifestOptions.manifest.map { URL(fileURLWithPath: $0) }
         if !json {
             let stats = rules.matcherStatistics
             Terminal.printError("matcher: \(stats.indexedActions) actions indexed by literal, \(stats.alwaysRunActions) always confirmed; \(stats.trivialBrowsers) browsers matched without a regex engine, \(stats.regexBrowsers) with ICU; \(stats.indexedPreviews) previews indexed; automaton \(stats.automatonStates) states, \(stats.automatonTableBytes / 1024) KiB")
@@ -50,7 +51,10 @@ struct BenchCommand: AsyncParsableCommand {
             }
             Terminal.printError("prefilter: \(format(Double(candidates) / Double(max(links.count, 1)))) candidate actions per link, \(format(Double(matched) / Double(max(links.count, 1)))) matched")
         }
-        let report = await benchmark.run(rules: rules) { line in if !json { Terminal.printError(line) } }
+        let report = await benchmark.run(
+            rules: rules, load: { manifestURL.map { try? RuleSet.load(contentsOf: $0) } ?? (try? RuleSet.bundled()) },
+            testSuite: { _ = await RuleTestRunner(rules: rules).run() }
+        ) { line in if !json { Terminal.printError(line) } }
         if json {
             try JSONOutput.print(report, pretty: false)
             return

@@ -1,5 +1,7 @@
+import WebLinks
 import ArgumentParser
 import Foundation
+import LinkMatching
 import LinkResolver
 
 /// `switchyard explain URL`: why each rule did or did not open a link.

@@ -1,7 +1,9 @@
 import ArgumentParser
 import Foundation
+import LinkMatching
 import LinkResolver
 import LinkRules
+import RuleTooling
 
 /// `switchyard lint [PATH]`: every problem in a manifest in one pass.
 struct LintCommand: ParsableCommand {

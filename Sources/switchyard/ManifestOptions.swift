@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import LinkFetching
+import LinkMatching
 import LinkResolver
 import LinkRules
 

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import LinkFetching
+import LinkFetchingHTTP
 
 /// The network flags shared by commands that may fetch: scripts' `httpRequest`, short-link unwrapping, headers,
 /// `--manifest https://…`. Everything goes through one `LinkFetching` built here, with one safety policy.

@@ -1,5 +1,7 @@
+import WebLinks
 import ArgumentParser
 import Foundation
+import LinkMatching
 import LinkResolver
 import LinkRules
 

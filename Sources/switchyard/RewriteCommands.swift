@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import LinkMatching
 import LinkResolver
 import LinkRules
 import RuleTooling

@@ -1,6 +1,8 @@
 import AppChooser
 import Foundation
 import LinkFetching
+import LinkFetchingHTTP
+import LinkMatching
 import LinkResolver
 import LinkRules
 import SwitchyardTestSupport

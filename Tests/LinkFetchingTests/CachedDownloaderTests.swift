@@ -1,5 +1,6 @@
 import Foundation
 import LinkFetching
+import LinkFetchingHTTP
 import SwitchyardTestSupport
 import Synchronization
 import Testing

@@ -1,4 +1,5 @@
 import LinkFetching
+import LinkFetchingHTTP
 import SwitchyardTestSupport
 import Testing
 

@@ -1,4 +1,6 @@
+import WebLinks
 import Foundation
+import LinkMatching
 import LinkResolver
 import LinkRules
 import SwitchyardTestSupport

@@ -1,5 +1,7 @@
 import Foundation
 import LinkFetching
+import LinkFetchingHTTP
+import LinkMatching
 import LinkResolver
 import LinkRules
 import SwitchyardTestSupport

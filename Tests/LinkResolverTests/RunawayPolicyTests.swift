@@ -1,3 +1,4 @@
+import LinkMatching
 import LinkResolver
 import LinkScripts
 import Testing

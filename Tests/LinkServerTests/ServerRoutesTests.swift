@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
+import LinkMatching
 import LinkResolver
 import LinkServer
 import SwitchyardTestSupport

@@ -2,6 +2,7 @@ import Foundation
 #if canImport(FoundationXML)
 import FoundationXML
 #endif
+import LinkMatching
 import LinkResolver
 import RuleTooling
 import Testing

@@ -1,4 +1,5 @@
 import Foundation
+import LinkMatching
 import LinkResolver
 import LinkRules
 import RuleTooling

@@ -1,7 +1,7 @@
 import Foundation
 
 /// The result of running a regex over an input under a deadline.
-enum MatchOutcome {
+package enum MatchOutcome {
     /// Every non-overlapping match, in order (empty: no match).
     case matches([NSTextCheckingResult])
     /// The deadline passed first.
@@ -16,12 +16,12 @@ extension CompiledRegex {
     /// `NSRegularExpression` on Linux has no time limit of its own; `.reportProgress` makes ICU call back while it
     /// works, so a catastrophic pattern (the real v5 Webex rule takes 1.2 s on a short dotted URL) is stopped at
     /// the deadline. `.reportCompletion` surfaces ICU's internal errors, which `firstMatch` reports as "no match".
-    func matches(in input: String, deadline: ContinuousClock.Instant) -> MatchOutcome {
+    package func matches(in input: String, deadline: ContinuousClock.Instant) -> MatchOutcome {
         enumerateMatches(in: input, options: [], firstOnly: false, deadline: deadline)
     }
 
     /// The match at the very start of `input`, if any (redirect rules), stopping at `deadline`.
-    func firstMatchAtStart(of input: String, deadline: ContinuousClock.Instant) -> MatchOutcome {
+    package func firstMatchAtStart(of input: String, deadline: ContinuousClock.Instant) -> MatchOutcome {
         enumerateMatches(in: input, options: .anchored, firstOnly: true, deadline: deadline)
     }
 
@@ -65,7 +65,7 @@ extension CompiledRegex {
 
     /// `stringByReplacingMatches` computed from matches already found, so one regex run serves every format of an
     /// action (the differential test checks it equals `replacingMatches(in:with:)`).
-    func render(_ template: String, matches: [NSTextCheckingResult], in input: String) -> String {
+    package func render(_ template: String, matches: [NSTextCheckingResult], in input: String) -> String {
         let utf16 = input.utf16
         var output = ""
         var cursor = 0

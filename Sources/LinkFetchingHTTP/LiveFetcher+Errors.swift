@@ -1,4 +1,5 @@
 import AsyncHTTPClient
+import LinkFetching
 import NIOCore
 import NIOHTTPCompression
 

@@ -1,3 +1,5 @@
+import WebLinks
+import LinkMatching
 import LinkResolver
 import Testing
 

@@ -1,4 +1,6 @@
 import Foundation
+import LinkMatching
+import LinkResolver
 import LinkRules
 
 /// Finds every problem in a manifest in one pass: what the loader and compiler report (JSON syntax, types, unknown

@@ -1,5 +1,8 @@
+import LinkMatching
 import LinkResolver
 import LinkRules
+import SwitchyardBenchmarks
+import SwitchyardTestSupport
 import Testing
 
 /// `RuleSet.resolve`: template semantics (ICU, as Opener renders them), the order of openings, and the filters.

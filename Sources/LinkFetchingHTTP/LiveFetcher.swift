@@ -1,6 +1,8 @@
 import AsyncHTTPClient
+import LinkFetching
 import NIOCore
 import NIOHTTP1
+
 import NIOHTTPCompression
 
 /// Fetches over the network with AsyncHTTPClient, enforcing a ``NetworkPolicy`` on every redirect hop.
@@ -73,7 +75,7 @@ public struct LiveFetcher: LinkFetching {
     private func hop(
         _ url: CheckedURL,
         address: IPAddress,
-        method: HTTPMethod,
+        method: FetchRequest.Method,
         headers: [String: String],
         deadline: NIODeadline,
         skipBodyOf skipBody: (Int) -> Bool
@@ -103,7 +105,7 @@ public struct LiveFetcher: LinkFetching {
     private func exchange(
         _ client: HTTPClient,
         _ url: CheckedURL,
-        _ method: HTTPMethod,
+        _ method: FetchRequest.Method,
         _ headers: [String: String],
         _ deadline: NIODeadline,
         _ skipBody: (Int) -> Bool

@@ -1,5 +1,7 @@
+import LinkMatching
 import LinkResolver
 import LinkRules
+import SwitchyardTestSupport
 import Testing
 
 /// `RuleSet.applyRedirects`: static redirect rules, first match in file order, anchored, decoded, and safe.

@@ -1,12 +1,13 @@
 import Foundation
+import LinkMatching
 import LinkRules
 
 /// A deterministic corpus of links for the differential test and the benchmark: every test input of a rule set,
 /// plus generated links across many hosts (known services' hosts with varied paths, unknown hosts, links embedded
 /// in query strings, case and port variants), reproducible from a seed.
-public enum LinkCorpus {
+package enum LinkCorpus {
     /// The rule set's own test inputs (actions, browsers, redirects), then `generated` more links.
-    public static func make(for rules: RuleSet, generated count: Int, seed: UInt64 = 0x5EED) -> [String] {
+    package static func make(for rules: RuleSet, generated count: Int, seed: UInt64 = 0x5EED) -> [String] {
         var links: [String] = []
         for action in rules.manifest.actions { links += action.testInputs }
         for browser in rules.manifest.browsers { links += browser.testInputs }
@@ -15,7 +16,7 @@ public enum LinkCorpus {
     }
 
     /// `count` generated links; hosts are taken from `seedLinks` and from a list of common and made-up hosts.
-    public static func generate(_ count: Int, hostsFrom seedLinks: [String], seed: UInt64) -> [String] {
+    package static func generate(_ count: Int, hostsFrom seedLinks: [String], seed: UInt64) -> [String] {
         var random = SplitMix64(seed: seed)
         let knownHosts = Array(Set(seedLinks.compactMap(host(of:)))).sorted()
         let paths = Array(Set(seedLinks.compactMap(path(of:)))).sorted()

@@ -1,56 +1,58 @@
 import Foundation
+import LinkMatching
 import LinkRules
 
 /// Measures, in one run on one corpus, the naive loop (every regex through `NSRegularExpression`, every format
 /// rendered, browsers included) against the compiled resolver, plus load time and the offline test-suite time.
-public struct ResolverBenchmark: Sendable {
+package struct ResolverBenchmark: Sendable {
     /// Per-URL timings of one engine.
-    public struct Timing: Sendable, Codable, Equatable {
+    package struct Timing: Sendable, Codable, Equatable {
         /// Whole-corpus time divided by its size, median over repetitions (µs).
-        public var meanMicros: Double
+        package var meanMicros: Double
         /// The median per-URL time (µs).
-        public var medianMicros: Double
+        package var medianMicros: Double
         /// The 99th-percentile per-URL time (µs).
-        public var p99Micros: Double
+        package var p99Micros: Double
     }
 
     /// The figures of one run.
-    public struct Report: Sendable, Codable, Equatable {
-        public var urls: Int
-        public var naive: Timing
-        public var compiled: Timing
+    package struct Report: Sendable, Codable, Equatable {
+        package var urls: Int
+        package var naive: Timing
+        package var compiled: Timing
         /// naive.meanMicros / compiled.meanMicros.
-        public var ratio: Double
+        package var ratio: Double
         /// Manifest load + compile, median of several (ms).
-        public var loadMillis: Double
+        package var loadMillis: Double
         /// The whole offline embedded test suite (scripts skipped) (ms).
-        public var testSuiteMillis: Double
+        package var testSuiteMillis: Double
         /// Links whose openings differ between the two engines (must be 0).
-        public var mismatches: Int
+        package var mismatches: Int
     }
 
-    /// The manifest file (nil: bundled rules).
-    public var manifestURL: URL?
     /// The links to resolve.
-    public var corpus: [String]
+    package var corpus: [String]
     /// Repetitions of the whole corpus per engine.
-    public var repetitions: (naive: Int, compiled: Int)
+    package var repetitions: (naive: Int, compiled: Int)
 
     /// Creates a benchmark.
-    public init(manifestURL: URL?, corpus: [String], repetitions: (naive: Int, compiled: Int) = (3, 7)) {
-        self.manifestURL = manifestURL
+    package init(corpus: [String], repetitions: (naive: Int, compiled: Int) = (3, 7)) {
         self.corpus = corpus
         self.repetitions = repetitions
     }
 
-    /// Runs it. Scripts are excluded from both engines (listed, not run), as the issue measures.
-    public func run(rules: RuleSet, progress: (String) -> Void = { _ in }) async -> Report {
+    /// Runs it. Scripts are excluded from both engines (listed, not run). `load` loads and compiles the rule set
+    /// anew (timed 21 times), `testSuite` runs its offline embedded tests (timed once): both are the caller's, so
+    /// that this target needs only the matcher.
+    package func run(
+        rules: RuleSet, load: () -> RuleSet?, testSuite: () async -> Void, progress: (String) -> Void = { _ in }
+    ) async -> Report {
         let clock = ContinuousClock()
         var loadTimes: [Double] = []
         // 21 loads: one load is tens of milliseconds, and on a shared machine single runs vary by a third.
         for _ in 0..<21 {
             let start = clock.now
-            let loaded = manifestURL.map { try? RuleSet.load(contentsOf: $0) } ?? (try? RuleSet.bundled())
+            let loaded = load()
             loadTimes.append(Self.millis(clock.now - start))
             // Freed after the clock stops: tearing a rule set down is not part of loading one.
             withExtendedLifetime(loaded) {}
@@ -58,7 +60,7 @@ public struct ResolverBenchmark: Sendable {
         progress("load+compile: \(String(format: "%.1f", Self.median(loadTimes))) ms")
 
         let start = clock.now
-        _ = await RuleTestRunner(rules: rules).run()
+        await testSuite()
         let testSuiteMillis = Self.millis(clock.now - start)
         progress("offline test suite: \(String(format: "%.0f", testSuiteMillis)) ms")
 

@@ -1,12 +1,12 @@
 import Foundation
+import LinkMatching
 import LinkResolver
 import LinkRules
-import SwitchyardTestSupport
 
 /// Small hand-written v5 rule sets for the resolver tests: a fixed set of apps plus the entries a test needs.
-enum RuleFixture {
+package enum RuleFixture {
     /// Four apps: `alpha` and `beta` on every device, `phoneonly` limited to phones, `padonly` to tablets.
-    static let apps = #"""
+    package static let apps = #"""
         [
           {"identifier": "alpha", "name": "Alpha", "scheme": "alpha", "storeId": 1},
           {"identifier": "beta", "name": "Beta", "scheme": "beta", "storeId": 2},
@@ -16,14 +16,14 @@ enum RuleFixture {
         """#
 
     /// The manifest text with the fixture apps and the given JSON fragments.
-    static func text(actions: String = "[]", browsers: String = "[]", previews: String = "[]", redirects: String = "{}")
+    package static func text(actions: String = "[]", browsers: String = "[]", previews: String = "[]", redirects: String = "{}")
         -> String
     {
         #"{"apps": \#(apps), "actions": \#(actions), "browsers": \#(browsers), "previews": \#(previews), "redirects": \#(redirects)}"#
     }
 
     /// The compiled rule set.
-    static func rules(
+    package static func rules(
         actions: String = "[]",
         browsers: String = "[]",
         previews: String = "[]",
@@ -36,14 +36,14 @@ enum RuleFixture {
     }
 
     /// A rule set with one action (`regex`) and one `alpha` format (`format`).
-    static func single(regex: String, format: String) throws -> RuleSet {
+    package static func single(regex: String, format: String) throws -> RuleSet {
         let action: [String: Any] = ["regex": regex, "formats": [["appId": "alpha", "format": format]]]
         let data = try JSONSerialization.data(withJSONObject: [action])
         return try rules(actions: String(decoding: data, as: UTF8.self))
     }
 
     /// The real v5 manifest, compiled.
-    static func sharedRules(_ name: String) throws -> RuleSet {
+    package static func sharedRules(_ name: String) throws -> RuleSet {
         RuleSet(try ManifestLoader().load(Array(try SharedData.data(name)), file: name))
     }
 }

@@ -1,14 +1,16 @@
 import Foundation
 import LinkRules
-import LinkScripts
 
 /// Compiles each rule's regex once and checks its templates against it, collecting diagnostics.
 struct RuleCompiler {
     let loaded: LoadedManifest
+    /// Parses scripts (nil: scripts are kept unchecked).
+    let scriptChecker: (any ScriptChecking)?
     private(set) var diagnostics: [Diagnostic] = []
 
-    init(loaded: LoadedManifest) {
+    init(loaded: LoadedManifest, scriptChecker: (any ScriptChecking)?) {
         self.loaded = loaded
+        self.scriptChecker = scriptChecker
     }
 
     mutating func report(_ severity: Diagnostic.Severity, _ code: String, _ message: String, at pointer: JSONPointer) {
@@ -44,21 +46,20 @@ struct RuleCompiler {
         return true
     }
 
-    /// Checks a script's syntax with JavaScriptCore's parser (no code runs) and that it declares `process`; a script
-    /// that cannot work is left out at load, like a regex that does not compile.
+    /// Checks a script with the rule set's ``ScriptChecking`` (no code runs): a script that cannot work is left out at
+    /// load, like a regex that does not compile.
     mutating func checkScript(_ output: Output, at pointer: JSONPointer) -> Bool {
-        guard case .script(let source, let legacy) = output else { return true }
+        guard case .script(let source, let legacy) = output, let scriptChecker else { return true }
+        guard let problem = scriptChecker.problem(in: source) else { return true }
         let key = pointer.appending(legacy ? "script" : "script2")
-        if let problem = ScriptSyntaxChecker.shared.check(source) {
+        switch problem.kind {
+        case .syntax:
             let line = problem.line.map { " on script line \($0)" } ?? ""
-            report(.error, "E_SCRIPT_SYNTAX", "the script has a syntax error\(line): \(problem.message); this entry is ignored", at: key)
-            return false
+            report(.error, problem.kind.rawValue, "the script has a syntax error\(line): \(problem.message); this entry is ignored", at: key)
+        case .noProcess:
+            report(.error, problem.kind.rawValue, "the script defines no function process(url, completionHandler); this entry is ignored", at: key)
         }
-        guard ScriptSyntaxChecker.mentionsProcess(source) else {
-            report(.error, "E_NO_PROCESS", "the script defines no function process(url, completionHandler); this entry is ignored", at: key)
-            return false
-        }
-        return true
+        return false
     }
 
     mutating func compile(_ action: Action, appsById: [String: App]) -> CompiledAction? {

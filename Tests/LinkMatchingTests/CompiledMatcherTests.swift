@@ -1,6 +1,8 @@
 import Foundation
+import LinkMatching
 import LinkResolver
 import LinkRules
+import SwitchyardBenchmarks
 import SwitchyardTestSupport
 import Testing
 

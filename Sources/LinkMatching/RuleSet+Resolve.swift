@@ -37,13 +37,13 @@ public struct ResolveOptions: Sendable, Equatable {
             && lhs.headers?.map(\.name) == rhs.headers?.map(\.name) && lhs.headers?.map(\.value) == rhs.headers?.map(\.value)
     }
 
-    func allows(_ app: App) -> Bool {
+    package func allows(_ app: App) -> Bool {
         allows(scheme: app.scheme.lowercased(), platform: app.platform)
     }
 
     /// The hot-path check, on fields the compiled rules precompute (no copy of the whole app).
     @inline(__always)
-    func allows(scheme: String, platform appPlatform: Platform?) -> Bool {
+    package func allows(scheme: String, platform appPlatform: Platform?) -> Bool {
         if let installedSchemes, !installedSchemes.contains(scheme) { return false }
         if let platform, let appPlatform, appPlatform != platform { return false }
         return true
@@ -83,7 +83,7 @@ extension RuleSet {
 
     /// The compiled path: the literal prefilter picks candidate actions and previews, each regex runs once under
     /// the budget and its matches serve every format; trivial browser patterns are matched without ICU.
-    func compiledOpenings(
+    package func compiledOpenings(
         for link: String, options: ResolveOptions, deadline: ContinuousClock.Instant? = nil
     ) -> (openings: [Opening], timedOut: [String]) {
         let clock = ContinuousClock()
@@ -207,36 +207,9 @@ extension RuleSet {
         return (result, timedOut)
     }
 
-    /// The naive baseline Opener-style engines use: every regex through `NSRegularExpression` on every link, every
-    /// format rendered with `stringByReplacingMatches`, no prefilter and no time budget. Kept for the differential
-    /// test and the benchmark; never used to answer requests.
-    public func naiveOpenings(for link: String, options: ResolveOptions = ResolveOptions()) -> [Opening] {
-        var result: [Opening] = []
-        let headerInput = options.headers.map { link + "\n" + Self.compactJSON($0) }
-        for compiled in actions {
-            let input = compiled.action.headers ? (headerInput ?? link) : link
-            let formats = compiled.formats.filter { options.allows($0.app) }
-            guard !formats.isEmpty, compiled.regex.matches(input) else { continue }
-            for format in formats {
-                appendOpening(format.output, to: &result, kind: .action, app: format.appInfo, title: compiled.action.title, rule: format.rule) { compiled.regex.replacingMatches(in: input, with: $0) }
-            }
-        }
-        if options.includeBrowsers {
-            for compiled in browsers where options.allows(compiled.browser.app) && compiled.regex.matches(link) {
-                appendOpening(compiled.output, to: &result, kind: .browser, app: compiled.appInfo, title: compiled.browser.app.name, rule: compiled.rule) { compiled.regex.replacingMatches(in: link, with: $0) }
-            }
-        }
-        if options.includePreviews {
-            for compiled in previews where compiled.regex.matches(link) {
-                appendOpening(compiled.output, to: &result, kind: .preview, app: nil, title: "Preview", rule: compiled.rule) { compiled.regex.replacingMatches(in: link, with: $0) }
-            }
-        }
-        return result
-    }
-
     /// An opening for one output: a template is rendered (and refused when unsafe), a script is left to run.
     /// (Appended here rather than returned: returning it made the optimiser copy every opening once more.)
-    func appendOpening(
+    package func appendOpening(
         _ output: Output, to result: inout [Opening], kind: Opening.Kind, app: OpeningApp?, title: String, rule: String,
         render: (String) -> String
     ) {
@@ -251,7 +224,7 @@ extension RuleSet {
     }
 
     /// Compact JSON of response headers, keys in the given order (what `headers` actions match against).
-    static func compactJSON(_ headers: [(name: String, value: String)]) -> String {
+    package static func compactJSON(_ headers: [(name: String, value: String)]) -> String {
         var json = "{"
         for (index, header) in headers.enumerated() {
             if index > 0 { json.append(",") }

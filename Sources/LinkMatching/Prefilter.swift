@@ -97,45 +97,8 @@ struct LinkBytes {
 }
 
 extension RuleSet {
-    /// How much of the rule set the compiled matcher indexes, for `bench` and `explain`.
-    public struct MatcherStatistics: Sendable, Codable, Equatable {
-        /// Actions found through the literal automaton.
-        public var indexedActions: Int
-        /// Actions always confirmed by their regex.
-        public var alwaysRunActions: Int
-        /// Browsers matched and rendered without a regex engine.
-        public var trivialBrowsers: Int
-        /// Browsers matched with ICU.
-        public var regexBrowsers: Int
-        /// Previews found through the literal automaton.
-        public var indexedPreviews: Int
-        /// States of the actions' literal automaton.
-        public var automatonStates: Int
-        /// Bytes of its transition table (it is read once per link byte, so its size decides cache misses).
-        public var automatonTableBytes: Int
-    }
-
-    /// How much of the rule set the compiled matcher indexes.
-    public var matcherStatistics: MatcherStatistics {
-        MatcherStatistics(
-            indexedActions: actionFilter.indexedCount, alwaysRunActions: actionFilter.alwaysRun.count,
-            trivialBrowsers: browsers.count { $0.trivial != nil && $0.templateParts != nil || ($0.trivial != nil && $0.output.needsScript) },
-            regexBrowsers: browsers.count { $0.trivial == nil }, indexedPreviews: previewFilter.indexedCount,
-            automatonStates: actionFilter.automaton.stateCount, automatonTableBytes: actionFilter.automaton.tableBytes)
-    }
-}
-
-extension RuleSet {
     /// The literals the prefilter requires for each action (nil: always confirmed), in manifest order.
-    public var actionLiterals: [(rule: String, literals: [String]?)] {
+    package var actionLiterals: [(rule: String, literals: [String]?)] {
         actions.map { ($0.action.pointer.description, RequiredLiterals.of($0.action.regex)) }
-    }
-}
-
-extension RuleSet {
-    /// The actions the prefilter picks for a link (each is then confirmed by its regex), in manifest order.
-    public func candidateActions(for link: String) -> [String] {
-        let hits = actionFilter.candidates(for: link, count: actions.count)
-        return actions.indices.filter { hits[$0] }.map { actions[$0].action.pointer.description }
     }
 }

@@ -20,7 +20,7 @@ extension RuleSet {
     }
 
     /// ``applyRedirects(to:budget:)`` with the resolution's deadline, also giving the rules that ran out of time.
-    func unwrap(_ link: String, budget: MatchBudget, deadline resolutionDeadline: ContinuousClock.Instant)
+    package func unwrap(_ link: String, budget: MatchBudget, deadline resolutionDeadline: ContinuousClock.Instant)
         -> (url: String, steps: [UnwrapStep], timedOut: [String])
     {
         let clock = ContinuousClock()
@@ -58,7 +58,7 @@ extension RuleSet {
     }
 
     /// The percent-decoded value of the first query parameter called `name` (before any fragment); `+` is kept.
-    static func queryValue(named name: String, in link: String) -> String? {
+    package static func queryValue(named name: String, in link: String) -> String? {
         guard let questionMark = link.firstIndex(of: "?") else { return nil }
         var query = link[link.index(after: questionMark)...]
         if let hash = query.firstIndex(of: "#") { query = query[..<hash] }

@@ -1,5 +1,7 @@
+import LinkMatching
 import LinkResolver
 import LinkRules
+import SwitchyardBenchmarks
 import SwitchyardTestSupport
 import Testing
 

@@ -12,25 +12,25 @@ public struct RuleSet: Sendable {
     public let file: String?
     /// Load and compile diagnostics, in file order.
     public let diagnostics: [Diagnostic]
-    let actions: [CompiledAction]
-    let browsers: [CompiledBrowser]
+    package let actions: [CompiledAction]
+    package let browsers: [CompiledBrowser]
     /// What the hot loop reads of each browser, in one contiguous array (parallel to `browsers`).
     let browserPlans: [BrowserPlan]
     /// The distinct trivial browser patterns (browsers refer to them by index).
     let trivialPatterns: [TrivialPattern]
-    let previews: [CompiledPreview]
-    let redirects: [CompiledRedirect]
+    package let previews: [CompiledPreview]
+    package let redirects: [CompiledRedirect]
     let actionFilter: Prefilter
     /// Actions matched against `URL + "\n" + headers JSON`: candidates whenever headers are given.
-    let headerActions: [Int]
+    package let headerActions: [Int]
     /// For each `headers` action, its pattern's part before the `\n` (nil: cannot be split, assume it applies).
-    let headerURLPatterns: [CompiledRegex?]
+    package let headerURLPatterns: [CompiledRegex?]
     /// Every script output by the JSON pointer of its rule.
-    let scriptIndex: [String: (source: String, legacy: Bool, usesHeaders: Bool)]
+    package let scriptIndex: [String: (source: String, legacy: Bool, usesHeaders: Bool)]
     let previewFilter: Prefilter
 
-    /// Compiles a loaded manifest.
-    public init(_ loaded: LoadedManifest) {
+    /// Compiles a loaded manifest; `scriptChecker` parses its scripts (nil: they are kept unchecked).
+    public init(_ loaded: LoadedManifest, scriptChecker: (any ScriptChecking)?) {
         let manifest = loaded.manifest
         let appsById = Dictionary(manifest.apps.map { ($0.identifier, $0) }, uniquingKeysWith: { first, _ in first })
         // Every rule's regex compilation, template and script checks and literal analysis are independent: all
@@ -38,7 +38,7 @@ public struct RuleSet: Sendable {
         let jobs = manifest.actions.map(CompileJob.action) + manifest.previews.map(CompileJob.preview)
             + manifest.browsers.map(CompileJob.browser) + manifest.redirects.map(CompileJob.redirect)
         let results = jobs.concurrentMap { job in
-            var compiler = RuleCompiler(loaded: loaded)
+            var compiler = RuleCompiler(loaded: loaded, scriptChecker: scriptChecker)
             let compiled: CompileOutcome
             switch job {
             case .action(let action):
@@ -112,20 +112,22 @@ public struct RuleSet: Sendable {
     }
 
     /// Loads and compiles a manifest file.
-    public static func load(contentsOf url: URL, limits: ManifestLimits = ManifestLimits()) throws(ManifestError) -> RuleSet {
-        RuleSet(try ManifestLoader(limits: limits).load(contentsOf: url))
+    public static func load(
+        contentsOf url: URL, limits: ManifestLimits = ManifestLimits(), scriptChecker: (any ScriptChecking)?
+    ) throws(ManifestError) -> RuleSet {
+        RuleSet(try ManifestLoader(limits: limits).load(contentsOf: url), scriptChecker: scriptChecker)
     }
 
     /// Loads and compiles a manifest from its text.
-    public static func load(_ text: String, file: String? = nil) throws(ManifestError) -> RuleSet {
-        RuleSet(try ManifestLoader().load(text, file: file))
+    public static func load(_ text: String, file: String? = nil, scriptChecker: (any ScriptChecking)?) throws(ManifestError) -> RuleSet {
+        RuleSet(try ManifestLoader().load(text, file: file), scriptChecker: scriptChecker)
     }
 
     /// The diagnostics that are errors.
     public var errors: [Diagnostic] { diagnostics.filter { $0.severity == .error } }
 
     /// The part of a `headers` rule's pattern before its top-level `\n`, compiled.
-    static func urlPart(ofHeadersPattern pattern: String) -> CompiledRegex? {
+    package static func urlPart(ofHeadersPattern pattern: String) -> CompiledRegex? {
         let characters = Array(pattern)
         var depth = 0, inClass = false, index = 0
         while index < characters.count {
@@ -166,15 +168,15 @@ private enum CompileOutcome: Sendable {
 // The compiled entries are classes so that the hot loop retains one reference per entry instead of copying every
 // field of large structs (measured: value copies were a fifth of the compiled resolver's time).
 
-final class CompiledAction: Sendable {
-    let action: Action
-    let regex: CompiledRegex
-    let formats: [CompiledFormat]
+package final class CompiledAction: Sendable {
+    package let action: Action
+    package let regex: CompiledRegex
+    package let formats: [CompiledFormat]
     /// Whether every format is a script or a template split into parts, so an ASCII link's openings can be rendered
     /// from match offsets alone (ICU's C API on Linux) without Foundation's template engine.
-    let rendersFromOffsets: Bool
+    package let rendersFromOffsets: Bool
     /// Whether any format is left (read in the hot loop without touching the formats array).
-    let hasFormats: Bool
+    package let hasFormats: Bool
 
     init(action: Action, regex: CompiledRegex, formats: [CompiledFormat]) {
         self.action = action
@@ -188,18 +190,18 @@ final class CompiledAction: Sendable {
     }
 }
 
-final class CompiledFormat: Sendable {
-    let format: Format
-    let app: App
-    let output: Output
+package final class CompiledFormat: Sendable {
+    package let format: Format
+    package let app: App
+    package let output: Output
     /// The format's JSON pointer text, computed once (every opening carries it).
-    let rule: String
+    package let rule: String
     /// The app's metadata for openings, computed once.
-    let appInfo: OpeningApp
+    package let appInfo: OpeningApp
     /// The app's scheme, lower-cased, for the installed-apps filter.
-    let scheme: String
+    package let scheme: String
     /// The app's platform limit.
-    let platform: Platform?
+    package let platform: Platform?
 
     /// The template split into text and groups, so ASCII links render without ICU (nil: render with ICU).
     let templateParts: TemplateParts?
@@ -220,24 +222,24 @@ final class CompiledFormat: Sendable {
     }
 }
 
-final class CompiledBrowser: Sendable {
-    let browser: Browser
-    let regex: CompiledRegex
-    let output: Output
+package final class CompiledBrowser: Sendable {
+    package let browser: Browser
+    package let regex: CompiledRegex
+    package let output: Output
     /// The regex as a trivial pattern, matched without ICU (nil: use the regex).
     let trivial: TrivialPattern?
     /// The template split for the trivial path (nil: render with ICU).
     let templateParts: TemplateParts?
     /// The index of its pattern in `RuleSet.trivialPatterns`.
-    let trivialIndex: Int?
+    package let trivialIndex: Int?
     /// The browser's JSON pointer text, computed once.
-    let rule: String
+    package let rule: String
     /// The browser's metadata for openings, computed once.
-    let appInfo: OpeningApp
+    package let appInfo: OpeningApp
     /// The browser's scheme, lower-cased, for the installed-apps filter.
-    let scheme: String
+    package let scheme: String
     /// The browser's platform limit.
-    let platform: Platform?
+    package let platform: Platform?
 
     init(browser: Browser, regex: CompiledRegex, output: Output, trivialIndex: Int? = nil) {
         self.trivialIndex = trivialIndex
@@ -286,12 +288,12 @@ struct BrowserPlan: Sendable {
     }
 }
 
-final class CompiledPreview: Sendable {
-    let preview: Preview
-    let regex: CompiledRegex
-    let output: Output
+package final class CompiledPreview: Sendable {
+    package let preview: Preview
+    package let regex: CompiledRegex
+    package let output: Output
     /// The preview's JSON pointer text, computed once.
-    var rule: String { ruleText }
+    package var rule: String { ruleText }
     private let ruleText: String
 
     init(preview: Preview, regex: CompiledRegex, output: Output) {
@@ -302,9 +304,9 @@ final class CompiledPreview: Sendable {
     }
 }
 
-final class CompiledRedirect: Sendable {
-    let rule: RedirectRule
-    let regex: CompiledRegex
+package final class CompiledRedirect: Sendable {
+    package let rule: RedirectRule
+    package let regex: CompiledRegex
 
     init(rule: RedirectRule, regex: CompiledRegex) {
         self.rule = rule
