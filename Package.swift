@@ -15,6 +15,7 @@ let hummingbird: Target.Dependency = .product(name: "Hummingbird", package: "hum
 let hummingbirdCore: Target.Dependency = .product(name: "HummingbirdCore", package: "hummingbird")
 let hummingbirdTesting: Target.Dependency = .product(name: "HummingbirdTesting", package: "hummingbird")
 let asyncHTTPClient: Target.Dependency = .product(name: "AsyncHTTPClient", package: "async-http-client")
+let httpTypes: Target.Dependency = .product(name: "HTTPTypes", package: "swift-http-types")
 let nio: [Target.Dependency] = ["NIOCore", "NIOPosix", "NIOHTTP1"].map { .product(name: $0, package: "swift-nio") }
 
 let package = Package(
@@ -37,6 +38,7 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
         .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
@@ -58,44 +60,44 @@ let package = Package(
         // The synchronous, network-free matcher: what an app that lists openings needs, without NIO or JavaScriptCore.
         .target(
             name: "LinkMatching",
-            dependencies: ["LinkRules", "WebLinks", .target(name: "CICU", condition: .when(platforms: [.linux]))]
+            dependencies: ["LinkRules", "WebLinks", httpTypes, .target(name: "CICU", condition: .when(platforms: [.linux]))]
         ),
         .target(name: "LinkScripts", dependencies: [.target(name: "CJavaScriptCore", condition: .when(platforms: [.linux]))]),
         // The fetching protocol, policy and fixtures; the AsyncHTTPClient client lives apart in LinkFetchingHTTP.
-        .target(name: "LinkFetching", dependencies: ["WebLinks"]),
+        .target(name: "LinkFetching", dependencies: ["WebLinks", httpTypes]),
         .target(
             name: "LinkFetchingHTTP",
-            dependencies: ["LinkFetching", asyncHTTPClient, logging, .product(name: "NIOHTTPCompression", package: "swift-nio-extras")] + nio
+            dependencies: ["LinkFetching", httpTypes, asyncHTTPClient, logging, .product(name: "NIOHTTPCompression", package: "swift-nio-extras")] + nio
         ),
         .target(
             name: "LinkResolver",
-            dependencies: ["LinkRules", "LinkMatching", "LinkScripts", "LinkFetching", "WebLinks"],
+            dependencies: ["LinkRules", "LinkMatching", "LinkScripts", "LinkFetching", "WebLinks", httpTypes],
             resources: [.copy("Resources/default-rules.json")]
         ),
         .target(
             name: "AppChooser", dependencies: ["LinkRules", "LinkMatching", "LinkFetching", .product(name: "GRDB", package: "GRDB.swift")],
             resources: [.copy("Resources/catalog.json")]
         ),
-        .target(name: "RuleTooling", dependencies: ["LinkRules", "LinkMatching", "LinkResolver", "LinkScripts"]),
+        .target(name: "RuleTooling", dependencies: ["LinkRules", "LinkMatching", "LinkResolver", "LinkScripts", "WebLinks"]),
         .target(
             name: "LinkServer",
             dependencies: ["LinkRules", "LinkMatching", "LinkResolver", "LinkFetching", "LinkFetchingHTTP", "WebLinks", "XCallbackURL", "AppChooser", hummingbird, hummingbirdCore, logging, .product(name: "NIOHTTPTypes", package: "swift-nio-extras")] + nio,
             resources: [.copy("Resources/playground")]
         ),
         // Naive baselines, corpora and timing: `package` access to the matcher, never part of a product.
-        .target(name: "SwitchyardBenchmarks", dependencies: ["LinkRules", "LinkMatching"], path: "Benchmarks/SwitchyardBenchmarks"),
+        .target(name: "SwitchyardBenchmarks", dependencies: ["LinkRules", "LinkMatching", "WebLinks"], path: "Benchmarks/SwitchyardBenchmarks"),
         .executableTarget(
             name: "switchyard", dependencies: ["LinkRules", "LinkMatching", "LinkResolver", "RuleTooling", "LinkFetching", "LinkFetchingHTTP", "WebLinks", "LinkServer", "XCallbackURL", "AppChooser", "SwitchyardBenchmarks", argumentParser, logging]
         ),
-        .target(name: "SwitchyardTestSupport", dependencies: ["LinkRules", "LinkMatching", "LinkResolver"] + nio, path: "Tests/SwitchyardTestSupport"),
-        .testTarget(name: "LinkFetchingTests", dependencies: ["LinkFetching", "LinkFetchingHTTP", "SwitchyardTestSupport"]),
+        .target(name: "SwitchyardTestSupport", dependencies: ["LinkRules", "LinkMatching", "LinkResolver", "WebLinks"] + nio, path: "Tests/SwitchyardTestSupport"),
+        .testTarget(name: "LinkFetchingTests", dependencies: ["LinkFetching", "LinkFetchingHTTP", "SwitchyardTestSupport", httpTypes]),
         .testTarget(name: "LinkScriptsTests", dependencies: ["LinkScripts", "SwitchyardTestSupport"]),
         .testTarget(name: "XCallbackURLTests", dependencies: ["XCallbackURL", "SwitchyardTestSupport"]),
         .testTarget(name: "DeeplinkTemplatesTests", dependencies: ["DeeplinkTemplates", "SwitchyardTestSupport"]),
-        .testTarget(name: "AppChooserTests", dependencies: ["AppChooser", "SwitchyardTestSupport"]),
+        .testTarget(name: "AppChooserTests", dependencies: ["AppChooser", "LinkFetchingHTTP", "SwitchyardTestSupport"]),
         .testTarget(name: "LinkRulesTests", dependencies: ["LinkRules", "SwitchyardTestSupport"]),
         .testTarget(name: "WebLinksTests", dependencies: ["WebLinks", "SwitchyardTestSupport"]),
-        .testTarget(name: "LinkMatchingTests", dependencies: ["LinkMatching", "LinkResolver", "SwitchyardBenchmarks", "SwitchyardTestSupport"]),
+        .testTarget(name: "LinkMatchingTests", dependencies: ["LinkMatching", "LinkResolver", "WebLinks", "SwitchyardBenchmarks", "SwitchyardTestSupport", httpTypes]),
         .testTarget(name: "LinkResolverTests", dependencies: ["LinkResolver", "LinkMatching", "LinkFetchingHTTP", "SwitchyardTestSupport"]),
         .testTarget(name: "RuleToolingTests", dependencies: ["RuleTooling", "SwitchyardTestSupport"]),
         .testTarget(name: "LinkServerTests", dependencies: ["LinkServer", "SwitchyardTestSupport", hummingbirdTesting]),

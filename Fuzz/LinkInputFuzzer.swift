@@ -1,7 +1,7 @@
 import Foundation
 import WebLinks
 
-/// Fuzzes the input-link normaliser (`LinkInput.normalize(_:)`) with arbitrary text.
+/// Fuzzes the link normaliser (`Link.init(_:)`) with arbitrary text.
 ///
 /// Invariants: it never crashes or hangs; a refused link gets an error with a message; an accepted link is not
 /// empty, has no control character or surrounding whitespace, keeps its scheme, has (for http and https) a
@@ -10,15 +10,15 @@ import WebLinks
 public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let raw = FuzzInput.text(FuzzInput.bytes(data, size))
     let normalized: String
-    do throws(LinkInputError) {
-        normalized = try LinkInput.normalize(raw)
+    do throws(LinkError) {
+        normalized = try Link(raw).text
     } catch {
         fuzzExpect(!error.message.isEmpty, "a refusal without a message for \(FuzzInput.preview(raw))")
         return 0
     }
     LinkInputFuzzer.checkShape(of: normalized, from: raw)
-    do throws(LinkInputError) {
-        let again = try LinkInput.normalize(normalized)
+    do throws(LinkError) {
+        let again = try Link(normalized).text
         fuzzExpect(
             again == normalized,
             "not idempotent: \(FuzzInput.preview(raw)) → \(FuzzInput.preview(normalized)) → \(FuzzInput.preview(again))")
@@ -35,7 +35,7 @@ enum LinkInputFuzzer {
     static func checkShape(of link: String, from raw: String) {
         let context = "\(FuzzInput.preview(raw)) → \(FuzzInput.preview(link))"
         fuzzExpect(!link.isEmpty, "an accepted link is empty: \(context)")
-        fuzzExpect(link.utf8.count <= LinkInput.maximumLength, "an accepted link is over the length limit: \(context)")
+        fuzzExpect(link.utf8.count <= Link.maximumLength, "an accepted link is over the length limit: \(context)")
         let whitespace: Set<Unicode.Scalar> = [" ", "\t", "\n", "\r", "\u{0C}"]
         if let first = link.unicodeScalars.first, let last = link.unicodeScalars.last {
             fuzzExpect(!whitespace.contains(first) && !whitespace.contains(last), "surrounding whitespace kept: \(context)")

@@ -2,6 +2,7 @@ import Foundation
 import LinkMatching
 import LinkRules
 import SwitchyardBenchmarks
+import WebLinks
 
 /// Fuzzes the template renderer: a tiny manifest is compiled around a fuzzed regex and template, and a fuzzed link is
 /// resolved through the ``RuleSet``.
@@ -17,7 +18,7 @@ import SwitchyardBenchmarks
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let fields = FuzzInput.fields(FuzzInput.bytes(data, size), count: 4)
-    let (regex, template, link) = (fields[0], fields[1], fields[2])
+    let (regex, template, linkText) = (fields[0], fields[1], fields[2])
     let withRedirect = (fields[3].utf8.first ?? 0) & 1 == 1
     let text = TemplateRendererFuzzer.manifest(regex: regex, template: template, withRedirect: withRedirect)
     let loaded: LoadedManifest
@@ -29,8 +30,10 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     }
     let rules = RuleSet(loaded, scriptChecker: nil)
     let budget = MatchBudget()
-    let (resolution, elapsed) = fuzzTimed { rules.resolve(link, options: ResolveOptions(budget: budget)) }
-    let context = "regex \(FuzzInput.preview(regex)), template \(FuzzInput.preview(template)), link \(FuzzInput.preview(link))"
+    // Text the normaliser refuses never reaches the matcher (the link-input target fuzzes the normaliser itself).
+    guard let link = try? Link(linkText) else { return 0 }
+    let (resolution, elapsed) = fuzzTimed { rules.resolve(link, options: MatchOptions(budget: budget)) }
+    let context = "regex \(FuzzInput.preview(regex)), template \(FuzzInput.preview(template)), link \(FuzzInput.preview(linkText))"
     // The regex budget bounds matching; the slack covers compiling-free work (rendering, redirects, sanitizers).
     fuzzExpect(elapsed < budget.perResolution + .milliseconds(500), "resolution took \(elapsed), over its budget: \(context)")
     for opening in resolution.openings {
@@ -41,7 +44,11 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         }
     }
     guard resolution.timedOutRules.isEmpty else { return 0 }
-    let naive = rules.naiveOpenings(for: resolution.unwrapped)
+    guard let unwrapped = try? Link(resolution.unwrapped) else {
+        fuzzExpect(false, "the unwrapped link \(FuzzInput.preview(resolution.unwrapped)) does not normalise: \(context)")
+        return 0
+    }
+    let naive = rules.naiveOpenings(for: unwrapped)
     fuzzExpect(
         naive == resolution.openings,
         "the compiled matcher disagrees with the naive loop on \(FuzzInput.preview(resolution.unwrapped)): "

@@ -1,6 +1,7 @@
 import Foundation
 import LinkMatching
 import LinkRules
+import WebLinks
 
 /// Measures, in one run on one corpus, the naive loop (every regex through `NSRegularExpression`, every format
 /// rendered, browsers included) against the compiled resolver, plus load time and the offline test-suite time.
@@ -30,14 +31,15 @@ package struct ResolverBenchmark: Sendable {
         package var mismatches: Int
     }
 
-    /// The links to resolve.
-    package var corpus: [String]
+    /// The links to resolve (normalised before any clock starts).
+    package var corpus: [Link]
     /// Repetitions of the whole corpus per engine.
     package var repetitions: (naive: Int, compiled: Int)
 
     /// Creates a benchmark.
+    /// Creates a benchmark over the texts of `corpus` that the link normaliser accepts.
     package init(corpus: [String], repetitions: (naive: Int, compiled: Int) = (3, 7)) {
-        self.corpus = corpus
+        self.corpus = corpus.compactMap { try? Link($0) }
         self.repetitions = repetitions
     }
 
@@ -64,7 +66,7 @@ package struct ResolverBenchmark: Sendable {
         let testSuiteMillis = Self.millis(clock.now - start)
         progress("offline test suite: \(String(format: "%.0f", testSuiteMillis)) ms")
 
-        let options = ResolveOptions()
+        let options = MatchOptions()
         var mismatches = 0
         for link in corpus where rules.naiveOpenings(for: link, options: options) != rules.openings(for: link, options: options) {
             mismatches += 1
@@ -103,7 +105,7 @@ package struct ResolverBenchmark: Sendable {
     }
 
     /// One pass over the corpus.
-    private func measure(into passes: inout Passes, _ body: (String) -> Void) {
+    private func measure(into passes: inout Passes, _ body: (Link) -> Void) {
         let clock = ContinuousClock()
         passes.perURL.reserveCapacity(passes.perURL.count + corpus.count)
         let start = clock.now

@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTypes
 
 /// Downloads a file through a ``LinkFetching`` and keeps the last good copy on disk, as the Opener app keeps
 /// its downloaded manifest: used for `--manifest https://…` and the app chooser's catalog refresh.
@@ -42,10 +43,10 @@ public struct CachedDownloader: Sendable {
         {
             return CachedDownload(data: cached.body, source: .cache, fetchedAt: cached.metadata.fetchedAt)
         }
-        var headers: [String: String] = [:]
+        var headers = HTTPFields()
         if let cached {
-            headers["If-None-Match"] = cached.metadata.etag
-            headers["If-Modified-Since"] = cached.metadata.lastModified
+            headers[.ifNoneMatch] = cached.metadata.etag
+            headers[.ifModifiedSince] = cached.metadata.lastModified
         }
         do throws(FetchError) {
             let response = try await fetcher.fetch(FetchRequest(url: url, headers: headers))
@@ -73,8 +74,8 @@ public struct CachedDownloader: Sendable {
             }
             let metadata = CacheStore.Metadata(
                 url: url,
-                etag: response.header("ETag"),
-                lastModified: response.header("Last-Modified"),
+                etag: response.headers[.eTag],
+                lastModified: response.headers[.lastModified],
                 fetchedAt: now(),
                 bodyLength: data.count,
                 bodyHash: StableHash.hex(data)

@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTypes
 
 /// One recorded exchange on disk: readable JSON, one file per method + URL (+ redirect mode).
 package struct Fixture: Codable, Sendable, Equatable {
@@ -13,7 +14,7 @@ package struct Fixture: Codable, Sendable, Equatable {
     /// The status code.
     package var status: Int
     /// The response headers in server order.
-    package var headers: [HTTPHeaderField]
+    package var headers: [Field]
     /// The body when it is valid UTF-8 text, so fixtures stay readable and diffable.
     package var bodyText: String?
     /// The body in base64 when it is not text.
@@ -21,13 +22,19 @@ package struct Fixture: Codable, Sendable, Equatable {
     /// The redirect hops, oldest first.
     package var redirects: [String]
 
+    /// One header line, as stored: the name as the server sent it.
+    package struct Field: Codable, Sendable, Equatable {
+        package var name: String
+        package var value: String
+    }
+
     package init(request: FetchRequest, response: FetchResponse) {
         url = request.url
         method = request.method
         followRedirects = request.followRedirects
         finalURL = response.url
         status = response.status
-        headers = response.headers
+        headers = response.headers.map { Field(name: $0.name.rawName, value: $0.value) }
         if let text = String(validating: response.body, as: UTF8.self) {
             bodyText = text
         } else {
@@ -50,7 +57,14 @@ package struct Fixture: Codable, Sendable, Equatable {
             }
             body = Array(data)
         }
-        return FetchResponse(url: finalURL, status: status, headers: headers, body: body, redirects: redirects)
+        var fields = HTTPFields()
+        for field in headers {
+            guard let name = HTTPField.Name(field.name) else {
+                throw FetchError(.storage, url: url, message: "The fixture for '\(url)' has the header name \"\(field.name)\", which HTTP does not allow.")
+            }
+            fields.append(HTTPField(name: name, value: field.value))
+        }
+        return FetchResponse(url: finalURL, status: status, headers: fields, body: body, redirects: redirects)
     }
 
     /// The file name for `request`: method, a readable host, and a stable hash of the key (FNV-1a 64, which,

@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTypes
 
 /// One protocol for every HTTP request Switchyard makes: scripts' `httpRequest`, short-link unwrapping,
 /// `headers` lookups, manifest and catalog downloads.
@@ -24,7 +25,7 @@ public struct FetchRequest: Sendable, Hashable {
     /// GET or HEAD.
     public var method: Method
     /// Extra request headers (for example `If-None-Match`).
-    public var headers: [String: String]
+    public var headers: HTTPFields
     /// Whether redirects are followed (each hop is checked by the policy); `false` returns the 3xx itself.
     public var followRedirects: Bool
     /// A time limit for the whole request, overriding the policy's when shorter.
@@ -34,7 +35,7 @@ public struct FetchRequest: Sendable, Hashable {
     public init(
         url: String,
         method: Method = .get,
-        headers: [String: String] = [:],
+        headers: HTTPFields = [:],
         followRedirects: Bool = true,
         timeout: Duration? = nil
     ) {
@@ -46,46 +47,27 @@ public struct FetchRequest: Sendable, Hashable {
     }
 }
 
-/// One header line of a response, in the order the server sent it.
-public struct HTTPHeaderField: Sendable, Hashable, Codable {
-    /// The header name as sent.
-    public var name: String
-    /// The header value.
-    public var value: String
-
-    /// Creates a header field.
-    public init(name: String, value: String) {
-        self.name = name
-        self.value = value
-    }
-}
-
 /// A response from ``LinkFetching``.
 public struct FetchResponse: Sendable, Hashable {
     /// The URL that answered (the last hop when redirects were followed).
     public var url: String
     /// The HTTP status code.
     public var status: Int
-    /// The response headers in server order.
-    public var headers: [HTTPHeaderField]
+    /// The response headers, in server order and with the names as sent.
+    public var headers: HTTPFields
     /// The (decoded) body; empty for HEAD.
     public var body: [UInt8]
     /// The URLs visited before `url`, oldest first; empty when there was no redirect.
     public var redirects: [String]
 
     /// Creates a response.
-    public init(url: String, status: Int, headers: [HTTPHeaderField] = [], body: [UInt8] = [], redirects: [String] = [])
+    public init(url: String, status: Int, headers: HTTPFields = [:], body: [UInt8] = [], redirects: [String] = [])
     {
         self.url = url
         self.status = status
         self.headers = headers
         self.body = body
         self.redirects = redirects
-    }
-
-    /// The first value of the header `name`, compared case-insensitively.
-    public func header(_ name: String) -> String? {
-        headers.first { $0.name.caseInsensitiveCompare(name) == .orderedSame }?.value
     }
 
     /// The body as text (UTF-8, invalid bytes replaced).

@@ -1,3 +1,5 @@
+import HTTPTypes
+
 /// Unwraps short links: follows HTTP redirects with HEAD, one checked hop at a time, and caches the answer.
 ///
 /// Each hop is a separate `followRedirects: false` request through the fetcher, so a ``LiveFetcher`` applies
@@ -44,23 +46,30 @@ public actor RedirectFollower {
     }
 
     /// Follows `url`'s redirects and returns the chain and the final URL (from the cache when still fresh; a
-    /// recent failure is reported again without a request).
-    public func resolve(_ url: String) async throws(FetchError) -> Resolution {
+    /// recent failure is reported again without a request). Every hop must end before `deadline`.
+    public func resolve(
+        _ url: String, deadline: ContinuousClock.Instant = .now + .seconds(30)
+    ) async throws(FetchError) -> Resolution {
         if let cached = cache.value(for: url) { return cached }
         if let failure = failures.value(for: url) { throw failure }
         do {
-            return try await follow(url)
+            return try await follow(url, deadline: deadline)
         } catch {
-            failures.insert(error, for: url)
+            // Running out of the caller's time says nothing about the link: the next caller may have more.
+            if error.code != .timeout { failures.insert(error, for: url) }
             throw error
         }
     }
 
-    private func follow(_ url: String) async throws(FetchError) -> Resolution {
+    private func follow(_ url: String, deadline: ContinuousClock.Instant) async throws(FetchError) -> Resolution {
         var chain = [url]
         var current = url
         while true {
-            let response = try await hop(current)
+            let timeLeft = deadline - .now
+            guard timeLeft > .zero else {
+                throw FetchError(.timeout, url: current, message: "The time for unwrapping '\(url)' ran out before '\(current)' was fetched.")
+            }
+            let response = try await hop(current, timeout: timeLeft)
             guard [301, 302, 303, 307, 308].contains(response.status) else {
                 let resolution = Resolution(chain: chain, status: response.status)
                 cache.insert(resolution, for: url)
@@ -73,7 +82,7 @@ public actor RedirectFollower {
                     message: "'\(url)' still redirects after \(maxHops) hops (last: '\(current)')."
                 )
             }
-            current = try locationRules.resolve(location: response.header("Location"), from: current)
+            current = try locationRules.resolve(location: response.headers[.location], from: current)
             chain.append(current)
         }
     }
@@ -81,9 +90,9 @@ public actor RedirectFollower {
     /// The number of cached results (expired ones included until they are next touched).
     public var cachedCount: Int { cache.count }
 
-    private func hop(_ url: String) async throws(FetchError) -> FetchResponse {
-        let head = try await fetcher.fetch(FetchRequest(url: url, method: .head, followRedirects: false))
+    private func hop(_ url: String, timeout: Duration) async throws(FetchError) -> FetchResponse {
+        let head = try await fetcher.fetch(FetchRequest(url: url, method: .head, followRedirects: false, timeout: timeout))
         guard head.status == 405 || head.status == 501 else { return head }
-        return try await fetcher.fetch(FetchRequest(url: url, method: .get, followRedirects: false))
+        return try await fetcher.fetch(FetchRequest(url: url, method: .get, followRedirects: false, timeout: timeout))
     }
 }

@@ -1,4 +1,5 @@
 import AsyncHTTPClient
+import HTTPTypes
 import LinkFetching
 import NIOCore
 import NIOHTTP1
@@ -61,10 +62,11 @@ public struct LiveFetcher: LinkFetching {
                         "'\(request.url)' still redirects after \(policy.maxRedirects) hops (last: '\(current.text)')."
                 )
             }
-            let next = try policy.check(url: policy.resolve(location: response.header("Location"), from: current.text))
+            let next = try policy.check(url: policy.resolve(location: response.headers[.location], from: current.text))
             if next.host.lowercased() != current.host.lowercased() {
                 // Credentials meant for one host must not follow a redirect to another.
-                headers = headers.filter { !["authorization", "cookie"].contains($0.key.lowercased()) }
+                headers[.authorization] = nil
+                headers[.cookie] = nil
             }
             visited.append(current.text)
             current = next
@@ -76,7 +78,7 @@ public struct LiveFetcher: LinkFetching {
         _ url: CheckedURL,
         address: IPAddress,
         method: FetchRequest.Method,
-        headers: [String: String],
+        headers: HTTPFields,
         deadline: NIODeadline,
         skipBodyOf skipBody: (Int) -> Bool
     ) async throws(FetchError) -> FetchResponse {
@@ -106,21 +108,15 @@ public struct LiveFetcher: LinkFetching {
         _ client: HTTPClient,
         _ url: CheckedURL,
         _ method: FetchRequest.Method,
-        _ headers: [String: String],
+        _ headers: HTTPFields,
         _ deadline: NIODeadline,
         _ skipBody: (Int) -> Bool
     ) async throws -> FetchResponse {
         var request = HTTPClientRequest(url: url.text)
         request.method = method == .head ? .HEAD : .GET
-        for (name, value) in headers.sorted(by: { $0.key < $1.key }) {
-            if (name + value).unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7f }) {
-                throw FetchError(
-                    .invalidURL,
-                    url: url.text,
-                    message: "The request header '\(name)' for '\(url.text)' contains control characters."
-                )
-            }
-            request.headers.replaceOrAdd(name: name, value: value)
+        // HTTPFields has already made every value legal (no CR, LF or NUL can smuggle in another header).
+        for field in headers {
+            request.headers.replaceOrAdd(name: field.name.rawName, value: field.value)
         }
         if !request.headers.contains(name: "Accept-Encoding") {
             request.headers.add(name: "Accept-Encoding", value: "gzip, deflate")
@@ -130,9 +126,12 @@ public struct LiveFetcher: LinkFetching {
         // The client decodes exactly these two codings (NIOHTTPResponseDecompressor); the body handed back is
         // then decoded, so the headers describing the encoded form would mislead a reader or a replay.
         let decoded = ["gzip", "deflate"].contains(response.headers.first(name: "Content-Encoding") ?? "")
-        let fields = response.headers
-            .filter { !decoded || !["content-encoding", "content-length"].contains($0.name.lowercased()) }
-            .map { HTTPHeaderField(name: $0.name, value: $0.value) }
+        var fields = HTTPFields()
+        for header in response.headers {
+            guard let name = HTTPField.Name(header.name) else { continue }  // a name HTTP forbids: not a header
+            if decoded, name == .contentEncoding || name == .contentLength { continue }
+            fields.append(HTTPField(name: name, value: header.value))
+        }
         let limit = policy.maxBodyBytes
         if method == .head || skipBody(status) {
             return FetchResponse(url: url.text, status: status, headers: fields)

@@ -1,11 +1,18 @@
 import LinkRules
 
 /// One way to open a link: an app (or browser) and the native URL it gets, or a preview image.
-public struct Opening: Sendable, Equatable, Codable {
+///
+/// Its JSON is the same wherever an opening is shown (`resolve --json`, `explain --json`, batch lines, the HTTP
+/// API): `{"kind", "app", "appName", "title", "url", "needsScript", "scheme", "storeId", "iconURL", "rule",
+/// "error"}`, with `url` an explicit null while there is none.
+public struct Opening: Sendable, Equatable {
     /// What produced the opening.
     public enum Kind: String, Sendable, Codable {
+        /// An action's format.
         case action
+        /// A browser.
         case browser
+        /// A preview.
         case preview
     }
 
@@ -15,29 +22,54 @@ public struct Opening: Sendable, Equatable, Codable {
     public var app: OpeningApp?
     /// The action title ("Open Tweet"), the browser's name, or "Preview".
     public var title: String
-    /// The JSON pointer of the rule that produced it (`/actions/3/formats/1`).
-    public var rule: String
-    /// The native URL; nil while a script must still run (see ``needsScript``) or when it produced nothing.
+    /// Where the rule that produced it is defined (`/actions/3/formats/1`).
+    public var rule: JSONPointer
+    /// The native URL; nil while a script must still run (see ``needsScript``) or when none was produced.
     public var url: String?
     /// Whether the URL comes from a script that has not run yet.
     public var needsScript: Bool
-    /// Why a script produced no URL, when it ran and failed.
-    public var scriptError: String?
+    /// Why there is no URL, when the template's output was refused or the script failed.
+    public var error: OpeningError?
+    /// The script that produces the URL (nil for templates); the resolver runs it, the matcher never does.
+    public var script: RuleScript?
 
-    // No initialiser in this body: the resolver builds openings with the synthesized memberwise one
-    // (`kind:app:title:rule:url:needsScript:scriptError:`), which the optimiser moves straight into the result array;
-    // with an explicit initialiser every appended opening was copied and destroyed once more (a tenth of the
-    // compiled resolver's time). The public initialiser is in the extension below.
+    // No initialiser in this body: the matcher builds openings with the synthesized memberwise one, which the
+    // optimiser moves straight into the result array; with an explicit initialiser every appended opening was
+    // copied and destroyed once more (a tenth of the compiled matcher's time). The public one is in an extension.
 }
 
 extension Opening {
-    /// Creates an opening.
+    /// Creates an opening (a script opening made this way carries no script to run).
     public init(
-        kind: Kind, app: OpeningApp?, title: String, url: String?, needsScript: Bool, rule: String,
-        scriptError: String? = nil
+        kind: Kind, app: OpeningApp?, title: String, url: String?, rule: JSONPointer, needsScript: Bool = false,
+        error: OpeningError? = nil
     ) {
-        self.init(kind: kind, app: app, title: title, rule: rule, url: url, needsScript: needsScript, scriptError: scriptError)
+        self.init(
+            kind: kind, app: app, title: title, rule: rule, url: url, needsScript: needsScript, error: error,
+            script: nil)
     }
+}
+
+/// Why an opening has no URL: `{"code", "message"}`, like every other error Switchyard reports.
+public struct OpeningError: Sendable, Equatable, Codable, CustomStringConvertible {
+    /// A stable code (`E_UNSAFE_OUTPUT`, `E_SCRIPT_TIMEOUT`, `E_NO_RESULT`, …).
+    public var code: String
+    /// One sentence for a person.
+    public var message: String
+
+    /// Creates an error.
+    public init(code: String, message: String) {
+        self.code = code
+        self.message = message
+    }
+
+    /// A template's or script's output that ``OutputSafety`` refuses.
+    public static func unsafeOutput(_ problem: String) -> OpeningError {
+        OpeningError(code: "E_UNSAFE_OUTPUT", message: problem)
+    }
+
+    /// `message [code]`.
+    public var description: String { "\(message) [\(code)]" }
 }
 
 /// The metadata of the app behind an opening, as the manifest gives it.
@@ -45,7 +77,7 @@ extension Opening {
 /// A class: one rule set's openings all share the instance made at compile time, so listing fifty openings per
 /// link retains fifty references instead of copying eight fields each (measured: a third of the compiled
 /// resolver's time went to such copies).
-public final class OpeningApp: Sendable, Equatable, Codable {
+public final class OpeningApp: Sendable, Equatable {
     /// The app identifier.
     public let identifier: String
     /// The user-facing name.
@@ -58,8 +90,8 @@ public final class OpeningApp: Sendable, Equatable, Codable {
     public let macStoreId: Int?
     /// An icon URL.
     public let iconURL: String?
-    /// `phone` or `pad` when the app is limited to one.
-    public let platform: String?
+    /// The device family the app is limited to.
+    public let platform: Platform?
     /// A country code when the app is not global.
     public let country: String?
 
@@ -71,57 +103,66 @@ public final class OpeningApp: Sendable, Equatable, Codable {
     }
 
     /// Creates app metadata from a manifest app.
-    public init(_ app: App) {
-        identifier = app.identifier
-        name = app.name
-        scheme = app.scheme
-        storeId = app.storeId
-        macStoreId = app.macStoreId
-        iconURL = app.iconURL
-        platform = app.platform?.rawValue
-        country = app.country
+    public convenience init(_ app: App) {
+        self.init(
+            identifier: app.identifier, name: app.name, scheme: app.scheme, storeId: app.storeId,
+            macStoreId: app.macStoreId, iconURL: app.iconURL, platform: app.platform, country: app.country)
+    }
+
+    /// Creates app metadata from its fields.
+    public init(
+        identifier: String, name: String, scheme: String, storeId: Int? = nil, macStoreId: Int? = nil,
+        iconURL: String? = nil, platform: Platform? = nil, country: String? = nil
+    ) {
+        self.identifier = identifier
+        self.name = name
+        self.scheme = scheme
+        self.storeId = storeId
+        self.macStoreId = macStoreId
+        self.iconURL = iconURL
+        self.platform = platform
+        self.country = country
     }
 }
 
-/// Everything Switchyard found for one input link.
-public struct Resolution: Sendable, Equatable, Codable {
-    /// The input as given.
-    public var input: String
-    /// The link after redirect rules (and HTTP redirects, when followed).
-    public var unwrapped: String
-    /// Each unwrapping step, in order.
-    public var steps: [UnwrapStep]
-    /// Every opening: actions × formats in manifest order, then browsers, then previews.
-    public var openings: [Opening]
-    /// Rules skipped for this input because their regex ran out of time.
-    public var timedOutRules: [String]
-
-    /// Creates a resolution.
-    public init(input: String, unwrapped: String, steps: [UnwrapStep] = [], openings: [Opening] = [], timedOutRules: [String] = []) {
-        self.input = input
-        self.unwrapped = unwrapped
-        self.steps = steps
-        self.openings = openings
-        self.timedOutRules = timedOutRules
+extension Opening: Codable {
+    private enum CodingKeys: String, CodingKey {
+        case kind, app, appName, title, url, needsScript, scheme, storeId, iconURL, rule, error
     }
-}
 
-/// One step that changed the link before matching.
-public struct UnwrapStep: Sendable, Equatable, Codable {
-    /// `redirect-rule` (a static rule) or `http-redirect` (a followed HTTP redirect).
-    public var kind: String
-    /// The redirect rule's pattern or the HTTP status.
-    public var rule: String
-    /// The link before the step.
-    public var from: String
-    /// The link after the step.
-    public var to: String
+    /// Encodes the flat document shape; `url` is an explicit null when absent, other missing fields are omitted.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(kind, forKey: .kind)
+        try container.encodeIfPresent(app?.identifier, forKey: .app)
+        try container.encodeIfPresent(app?.name, forKey: .appName)
+        try container.encode(title, forKey: .title)
+        try container.encode(url, forKey: .url)
+        try container.encode(needsScript, forKey: .needsScript)
+        try container.encodeIfPresent(app?.scheme, forKey: .scheme)
+        try container.encodeIfPresent(app?.storeId, forKey: .storeId)
+        try container.encodeIfPresent(app?.iconURL, forKey: .iconURL)
+        try container.encode(rule, forKey: .rule)
+        try container.encodeIfPresent(error, forKey: .error)
+    }
 
-    /// Creates a step.
-    public init(kind: String, rule: String, from: String, to: String) {
-        self.kind = kind
-        self.rule = rule
-        self.from = from
-        self.to = to
+    /// Decodes the flat document shape (a client reading a document; the script is not part of it).
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        let identifier = try container.decodeIfPresent(String.self, forKey: .app)
+        self.init(
+            kind: try container.decode(Kind.self, forKey: .kind),
+            app: try identifier.map { identifier in
+                OpeningApp(
+                    identifier: identifier, name: try container.decodeIfPresent(String.self, forKey: .appName) ?? identifier,
+                    scheme: try container.decodeIfPresent(String.self, forKey: .scheme) ?? "",
+                    storeId: try container.decodeIfPresent(Int.self, forKey: .storeId),
+                    iconURL: try container.decodeIfPresent(String.self, forKey: .iconURL))
+            },
+            title: try container.decode(String.self, forKey: .title),
+            url: try container.decodeIfPresent(String.self, forKey: .url),
+            rule: try container.decode(JSONPointer.self, forKey: .rule),
+            needsScript: try container.decode(Bool.self, forKey: .needsScript),
+            error: try container.decodeIfPresent(OpeningError.self, forKey: .error))
     }
 }

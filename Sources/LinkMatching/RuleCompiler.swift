@@ -69,7 +69,10 @@ struct RuleCompiler {
             guard let app = format.inlineApp ?? appsById[format.appId], let output = format.fields.output else { continue }
             let templatePointer = format.pointer.appending("format")
             guard checkTemplate(output, regex: regex, at: templatePointer), checkScript(output, at: format.pointer) else { continue }
-            formats.append(CompiledFormat(format: format, app: app, output: output, groupCount: regex.groupCount))
+            formats.append(
+                CompiledFormat(
+                    format: format, app: app, output: output, groupCount: regex.groupCount,
+                    matchesHeaders: action.headers))
         }
         return CompiledAction(action: action, regex: regex, formats: formats)
     }
@@ -80,7 +83,9 @@ struct RuleCompiler {
             checkTemplate(output, regex: regex, at: browser.pointer.appending("format")),
             checkScript(output, at: browser.pointer)
         else { return nil }
-        return CompiledBrowser(browser: browser, regex: regex, output: output)
+        return CompiledBrowser(
+            browser: browser, regex: regex, output: output,
+            script: RuleScript(output, rule: browser.pointer, matchesHeaders: false))
     }
 
     mutating func compile(_ preview: Preview) -> CompiledPreview? {

@@ -1,5 +1,6 @@
 import Foundation
 import LinkRules
+import WebLinks
 
 extension RuleSet {
     /// Applies the static redirect rules: the first rule in file order whose regex matches at the start of the link
@@ -13,29 +14,51 @@ extension RuleSet {
     /// next rule is tried. Applying one rule once means a rule that maps a link onto itself cannot loop.
     ///
     /// Each regex runs under `budget`, like the actions' regexes: a rule that runs out of time is skipped.
-    public func applyRedirects(to link: String, budget: MatchBudget = MatchBudget()) -> (url: String, steps: [UnwrapStep]) {
-        let clock = ContinuousClock()
-        let unwrapped = unwrap(link, budget: budget, deadline: clock.now + budget.perResolution)
-        return (unwrapped.url, unwrapped.steps)
+    public func unwrap(_ link: Link, budget: MatchBudget = MatchBudget()) -> (link: Link, steps: [UnwrapStep]) {
+        var resolutionBudget = ResolutionBudget(timeLimit: budget.perResolution, limits: budget)
+        var trace: ResolutionTrace?
+        let unwrapped = unwrap(link, budget: &resolutionBudget, trace: &trace)
+        return (unwrapped.link, unwrapped.steps)
     }
 
-    /// ``applyRedirects(to:budget:)`` with the resolution's deadline, also giving the rules that ran out of time.
-    package func unwrap(_ link: String, budget: MatchBudget, deadline resolutionDeadline: ContinuousClock.Instant)
-        -> (url: String, steps: [UnwrapStep], timedOut: [String])
-    {
+    /// What the redirect-rule stage did.
+    package struct Unwrapped: Sendable {
+        /// The link after the deciding rule (the input when none applied).
+        package var link: Link
+        /// The step taken, if any.
+        package var steps: [UnwrapStep]
+        /// Rules whose regex ran out of time.
+        package var timedOut: [JSONPointer]
+    }
+
+    /// The redirect-rule stage of a resolution, under its budget; with a trace, each rule's verdict is recorded.
+    package func unwrap(_ link: Link, budget: inout ResolutionBudget, trace: inout ResolutionTrace?) -> Unwrapped {
         let clock = ContinuousClock()
-        var current = link
-        var steps: [UnwrapStep] = []
-        var timedOut: [String] = []
+        let stageStart = clock.now
+        let stageDeadline = budget.regexDeadline(from: stageStart)
+        defer { budget.spendRegexTime(clock.now - stageStart) }
+        let current = link.text
+        var timedOut: [JSONPointer] = []
+        var verdicts: [RedirectTrace] = []
+        var decided: (link: Link, step: UnwrapStep)?
         for compiled in redirects {
-            // A redirect pattern comes from the manifest like any other: without a deadline, one catastrophic
-            // pattern (the v5 Webex shape takes over a second on a dotted link) would stall every resolution.
-            let deadline = min(clock.now + budget.perRegex, resolutionDeadline)
-            guard case .matches(let atStart) = compiled.regex.firstMatchAtStart(of: current, deadline: deadline) else {
-                timedOut.append(compiled.rule.pointer.description)
+            let pointer = compiled.rule.pointer
+            guard decided == nil else {
+                if trace != nil { verdicts.append(RedirectTrace(rule: pointer, verdict: .notTried)) }
                 continue
             }
-            guard !atStart.isEmpty else { continue }
+            // A redirect pattern comes from the manifest like any other: without a deadline, one catastrophic
+            // pattern (the v5 Webex shape takes over a second on a dotted link) would stall every resolution.
+            let deadline = budget.deadline(ofRegexAt: clock.now, stageDeadline: stageDeadline)
+            guard case .matches(let atStart) = compiled.regex.firstMatchAtStart(of: current, deadline: deadline) else {
+                timedOut.append(pointer)
+                verdicts.append(RedirectTrace(rule: pointer, verdict: .timedOut))
+                continue
+            }
+            guard !atStart.isEmpty else {
+                verdicts.append(RedirectTrace(rule: pointer, verdict: .noMatch))
+                continue
+            }
             let next: String?
             switch compiled.rule.target {
             case .param(let name):
@@ -43,18 +66,42 @@ extension RuleSet {
             case .format(let template):
                 // The replacement covers every match in the link, as `stringByReplacingMatches` does.
                 guard case .matches(let all) = compiled.regex.matches(in: current, deadline: deadline) else {
-                    timedOut.append(compiled.rule.pointer.description)
+                    timedOut.append(pointer)
+                    verdicts.append(RedirectTrace(rule: pointer, verdict: .timedOut))
                     continue
                 }
                 let replaced = compiled.regex.render(template, matches: all, in: current)
                 next = URL(string: replaced)?.host == nil ? (replaced.removingPercentEncoding ?? replaced) : replaced
             }
-            guard let next, !next.isEmpty, OutputSafety.problem(with: next) == nil, next != current else { continue }
-            steps.append(UnwrapStep(kind: "redirect-rule", rule: compiled.rule.pattern, from: current, to: next))
-            current = next
-            break
+            switch Self.nextLink(next, after: current) {
+            case .success(let nextLink):
+                let step = UnwrapStep(kind: .redirectRule, rule: compiled.rule.pattern, location: pointer, from: current, to: nextLink.text)
+                decided = (nextLink, step)
+                verdicts.append(RedirectTrace(rule: pointer, verdict: .applied, result: nextLink.text))
+            case .failure(let refusal):
+                verdicts.append(RedirectTrace(rule: pointer, verdict: .refused, reason: refusal.reason))
+            }
         }
-        return (current, steps, timedOut)
+        if trace != nil { trace?.redirects = verdicts }
+        return Unwrapped(link: decided?.link ?? link, steps: decided.map { [$0.step] } ?? [], timedOut: timedOut)
+    }
+
+    /// Why a redirect rule's result is not used.
+    private struct Refusal: Error {
+        var reason: String
+    }
+
+    /// A redirect rule's result as the next link: empty results, the link itself, unsafe outputs and text the link
+    /// normaliser refuses do not apply (the next rule is tried).
+    private static func nextLink(_ next: String?, after current: String) -> Result<Link, Refusal> {
+        guard let next, !next.isEmpty else { return .failure(Refusal(reason: "the rule gave no link")) }
+        guard next != current else { return .failure(Refusal(reason: "the rule gave the link itself")) }
+        if let problem = OutputSafety.problem(with: next) { return .failure(Refusal(reason: problem)) }
+        do {
+            return .success(try Link(next))
+        } catch {
+            return .failure(Refusal(reason: error.message))
+        }
     }
 
     /// The percent-decoded value of the first query parameter called `name` (before any fragment); `+` is kept.

@@ -25,8 +25,9 @@ public struct RuleSet: Sendable {
     package let headerActions: [Int]
     /// For each `headers` action, its pattern's part before the `\n` (nil: cannot be split, assume it applies).
     package let headerURLPatterns: [CompiledRegex?]
-    /// Every script output by the JSON pointer of its rule.
-    package let scriptIndex: [String: (source: String, legacy: Bool, usesHeaders: Bool)]
+    /// Every script of the rules that compiled, in manifest order (actions' formats, browsers, previews): what a
+    /// script engine compiles once for this rule set.
+    public let scripts: [RuleScript]
     let previewFilter: Prefilter
 
     /// Compiles a loaded manifest; `scriptChecker` parses its scripts (nil: they are kept unchecked).
@@ -77,24 +78,15 @@ public struct RuleSet: Sendable {
                 trivialIndexByPattern[pattern] = trivialPatterns.count
                 trivialPatterns.append(trivial)
             }
-            return CompiledBrowser(browser: browser.browser, regex: browser.regex, output: browser.output, trivialIndex: trivialIndexByPattern[pattern])
+            return CompiledBrowser(
+                browser: browser.browser, regex: browser.regex, output: browser.output, script: browser.script,
+                trivialIndex: trivialIndexByPattern[pattern])
         }
         self.browsers = browsers
         browserPlans = browsers.map(BrowserPlan.init)
         self.trivialPatterns = trivialPatterns
-        var scripts: [String: (source: String, legacy: Bool, usesHeaders: Bool)] = [:]
-        for action in actions {
-            for format in action.formats {
-                if case .script(let source, let legacy) = format.output { scripts[format.rule] = (source, legacy, action.action.headers) }
-            }
-        }
-        for browser in browsers {
-            if case .script(let source, let legacy) = browser.output { scripts[browser.rule] = (source, legacy, false) }
-        }
-        for preview in previews {
-            if case .script(let source, let legacy) = preview.output { scripts[preview.rule] = (source, legacy, false) }
-        }
-        scriptIndex = scripts
+        scripts = actions.flatMap { $0.formats.compactMap(\.script) } + browsers.compactMap(\.script)
+            + previews.compactMap(\.script)
         self.redirects = redirects
         actionFilter = Prefilter(literals: actionResults.map(\.1))
         headerActions = actions.indices.filter { actions[$0].action.headers }
@@ -194,8 +186,10 @@ package final class CompiledFormat: Sendable {
     package let format: Format
     package let app: App
     package let output: Output
-    /// The format's JSON pointer text, computed once (every opening carries it).
-    package let rule: String
+    /// Where the format is defined (every opening carries it).
+    package let rule: JSONPointer
+    /// Its script (nil: a template).
+    package let script: RuleScript?
     /// The app's metadata for openings, computed once.
     package let appInfo: OpeningApp
     /// The app's scheme, lower-cased, for the installed-apps filter.
@@ -206,16 +200,17 @@ package final class CompiledFormat: Sendable {
     /// The template split into text and groups, so ASCII links render without ICU (nil: render with ICU).
     let templateParts: TemplateParts?
 
-    init(format: Format, app: App, output: Output, groupCount: Int) {
+    init(format: Format, app: App, output: Output, groupCount: Int, matchesHeaders: Bool) {
         self.format = format
         self.app = app
         self.output = output
+        script = RuleScript(output, rule: format.pointer, matchesHeaders: matchesHeaders)
         if case .template(let template) = output {
             templateParts = TemplateParts(template, groupCount: groupCount)
         } else {
             templateParts = nil
         }
-        rule = format.pointer.description
+        rule = format.pointer
         appInfo = OpeningApp(app)
         scheme = app.scheme.lowercased()
         platform = app.platform
@@ -232,8 +227,10 @@ package final class CompiledBrowser: Sendable {
     let templateParts: TemplateParts?
     /// The index of its pattern in `RuleSet.trivialPatterns`.
     package let trivialIndex: Int?
-    /// The browser's JSON pointer text, computed once.
-    package let rule: String
+    /// Where the browser is defined.
+    package let rule: JSONPointer
+    /// Its script (nil: a template).
+    package let script: RuleScript?
     /// The browser's metadata for openings, computed once.
     package let appInfo: OpeningApp
     /// The browser's scheme, lower-cased, for the installed-apps filter.
@@ -241,12 +238,13 @@ package final class CompiledBrowser: Sendable {
     /// The browser's platform limit.
     package let platform: Platform?
 
-    init(browser: Browser, regex: CompiledRegex, output: Output, trivialIndex: Int? = nil) {
+    init(browser: Browser, regex: CompiledRegex, output: Output, script: RuleScript?, trivialIndex: Int? = nil) {
         self.trivialIndex = trivialIndex
+        self.script = script
         self.browser = browser
         self.regex = regex
         self.output = output
-        rule = browser.pointer.description
+        rule = browser.pointer
         appInfo = OpeningApp(browser.app)
         scheme = browser.app.scheme.lowercased()
         platform = browser.app.platform
@@ -265,7 +263,8 @@ package final class CompiledBrowser: Sendable {
 struct BrowserPlan: Sendable {
     /// The index of its trivial pattern (-1: matched with its regex).
     let trivialIndex: Int
-    let needsScript: Bool
+    /// The browser's script (nil: a template).
+    let script: RuleScript?
     /// The template split for the trivial path (nil: render with ICU).
     let parts: TemplateParts?
     /// Whether the template's text holds no control character.
@@ -274,11 +273,11 @@ struct BrowserPlan: Sendable {
     let templateFixesSafeScheme: Bool
     let app: OpeningApp
     let title: String
-    let rule: String
+    let rule: JSONPointer
 
     init(_ browser: CompiledBrowser) {
         trivialIndex = browser.trivialIndex ?? -1
-        needsScript = browser.output.needsScript
+        script = browser.script
         parts = browser.templateParts
         templateIsPlain = browser.templateParts?.isPlainText ?? false
         templateFixesSafeScheme = browser.templateParts?.startsWithSafeScheme ?? false
@@ -292,15 +291,17 @@ package final class CompiledPreview: Sendable {
     package let preview: Preview
     package let regex: CompiledRegex
     package let output: Output
-    /// The preview's JSON pointer text, computed once.
-    package var rule: String { ruleText }
-    private let ruleText: String
+    /// Where the preview is defined.
+    package let rule: JSONPointer
+    /// Its script (nil: a template).
+    package let script: RuleScript?
 
     init(preview: Preview, regex: CompiledRegex, output: Output) {
         self.preview = preview
         self.regex = regex
         self.output = output
-        ruleText = preview.pointer.description
+        rule = preview.pointer
+        script = RuleScript(output, rule: preview.pointer, matchesHeaders: false)
     }
 }
 

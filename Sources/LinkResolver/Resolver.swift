@@ -1,90 +1,130 @@
-import WebLinks
 import Foundation
+import HTTPTypes
 import LinkFetching
 import LinkMatching
 import LinkRules
 import LinkScripts
+import WebLinks
 
-/// The whole pipeline for one link, as Opener runs it: static redirect rules; response headers when a `headers`
-/// rule could apply; when no action matches, HTTP redirects followed with HEAD (short links) and the final URL
-/// tried again; then every script opening rendered in JavaScriptCore within the request's time budget.
+/// The one way a link becomes an answer, for every front end: the CLI's `resolve`, `explain`, batch and `test`,
+/// every HTTP route, and apps that embed Switchyard.
 ///
-/// `RuleSet.resolve` is the synchronous, network-free core; `Resolver` adds the parts that need the network or a
-/// JavaScript engine. Everything network-bound goes through one ``LinkFetching`` (policy-checked, recordable).
+/// ``resolve(_:_:)`` takes the raw text and a ``ResolveRequest`` and runs, under one ``ResolutionBudget``:
+/// 1. the link normaliser (``Link``): refused text throws ``LinkError``;
+/// 2. the static redirect rules (`RuleSet.unwrap`);
+/// 3. a HEAD request for the response headers, when a `headers` rule could apply and none were given;
+/// 4. the compiled matcher (`RuleSet.match`), the function that builds every opening;
+/// 5. when no action matched, the link's HTTP redirects (short links), followed with HEAD, then stages 2–4 again on
+///    the final URL;
+/// 6. every script opening, in JavaScriptCore, until the deadline.
+///
+/// Stages 2 and 4 are the synchronous core `RuleSet.resolve` is made of; a resolver adds the network and the scripts.
+/// Everything network-bound goes through one ``LinkFetching`` (policy-checked, recordable).
 public final class Resolver: Sendable {
     /// The rules.
     public let rules: RuleSet
-    /// Renders scripts (nil: script openings are listed with `needsScript` and no URL).
-    public let scripts: ScriptEngine?
-    /// The network (nil: offline; no unwrapping, no header lookups, scripts that need it report so).
+    /// Runs scripts (nil: script openings are listed with `needsScript` and no URL).
+    public let engine: ScriptEngine?
+    /// The network (nil: offline; no unwrapping, no header lookups).
     public let fetcher: (any LinkFetching)?
+    /// The rule set's scripts, compiled once by `engine`.
+    private let scripts: CompiledScripts?
     private let redirectFollower: RedirectFollower?
 
-    /// Creates a resolver; pass a shared `redirectFollower` to keep its cache of followed short links across
-    /// resolvers (a server makes one resolver per rule-set generation).
-    public init(rules: RuleSet, scripts: ScriptEngine?, fetcher: (any LinkFetching)?, redirectFollower: RedirectFollower? = nil) {
+    /// Creates a resolver and compiles the rule set's scripts. Pass a shared `redirectFollower` to keep its cache of
+    /// followed short links across resolvers (a server makes one resolver per rule-set generation).
+    public init(
+        rules: RuleSet, engine: ScriptEngine?, fetcher: (any LinkFetching)?, redirectFollower: RedirectFollower? = nil
+    ) {
         self.rules = rules
-        self.scripts = scripts
+        self.engine = engine
         self.fetcher = fetcher
+        scripts = engine?.compile(rules.scripts)
         self.redirectFollower = redirectFollower ?? fetcher.map { RedirectFollower(fetcher: $0) }
     }
 
-    /// Resolves a link that has passed ``LinkInput/normalize(_:maximumLength:)``. `scriptBudget` bounds each script
-    /// run of this request (default: the engine's time limit).
-    public func resolve(_ link: String, options: ResolveOptions = ResolveOptions(), scriptBudget: Duration? = nil) async -> Resolution {
-        var options = options
-        var (unwrapped, steps, redirectsTimedOut) = rules.unwrap(
-            link, budget: options.budget, deadline: ContinuousClock().now + options.budget.perResolution)
-        if options.headers == nil, let fetcher, rules.headerRulesCouldApply(to: unwrapped) {
-            options.headers = await Self.headers(of: unwrapped, fetcher: fetcher)
-        }
-        var (openings, timedOut) = rules.compiledOpenings(for: unwrapped, options: options)
-        if !openings.contains(where: { $0.kind == .action }), let redirectFollower, unwrapped.hasPrefix("http") {
-            // A short link (bit.ly, t.co, …): follow its HTTP redirects and try the final URL.
-            if let followed = try? await redirectFollower.resolve(unwrapped), followed.finalURL != unwrapped {
-                var previous = unwrapped
-                for hop in followed.chain.dropFirst() {
-                    steps.append(UnwrapStep(kind: "http-redirect", rule: "HEAD", from: previous, to: hop))
-                    previous = hop
-                }
-                let (final, finalSteps, finalRedirectsTimedOut) = rules.unwrap(
-                    followed.finalURL, budget: options.budget, deadline: ContinuousClock().now + options.budget.perResolution)
-                steps += finalSteps
-                redirectsTimedOut += finalRedirectsTimedOut
-                unwrapped = final
-                var finalOptions = options
-                if finalOptions.headers == nil, let fetcher, rules.headerRulesCouldApply(to: final) {
-                    finalOptions.headers = await Self.headers(of: final, fetcher: fetcher)
-                }
-                (openings, timedOut) = rules.compiledOpenings(for: final, options: finalOptions)
-                options = finalOptions
-            }
-        }
-        if let scripts {
-            openings = await render(openings, link: unwrapped, options: options, scripts: scripts, budget: scriptBudget)
-        }
-        return Resolution(
-            input: link, unwrapped: unwrapped, steps: steps, openings: openings, timedOutRules: redirectsTimedOut + timedOut)
+    /// Resolves raw text: normalises it (refusals throw), then runs every stage under one deadline.
+    public func resolve(_ text: String, _ request: ResolveRequest = ResolveRequest()) async throws(LinkError) -> Resolution {
+        let link = try Link(text, maximumLength: request.maximumLinkLength)
+        return await resolve(link, input: text, request)
     }
 
-    /// Runs every script opening concurrently; each gets the input its rule matched.
-    private func render(_ openings: [Opening], link: String, options: ResolveOptions, scripts: ScriptEngine, budget: Duration?) async -> [Opening] {
-        let headerInput = options.headers.map { link + "\n" + RuleSet.compactJSON($0) }
-        return await withTaskGroup(of: (Int, Opening).self) { group in
+    /// Resolves a link that has been normalised; `input` is what the caller was given (the link's text by default).
+    public func resolve(_ link: Link, input: String? = nil, _ request: ResolveRequest = ResolveRequest()) async -> Resolution {
+        var budget = ResolutionBudget(timeLimit: request.timeLimit, limits: request.matchBudget)
+        var trace: ResolutionTrace? = request.trace ? ResolutionTrace() : nil
+        var stage = await unwrapAndMatch(link, request, budget: &budget, trace: &trace)
+        var steps = stage.steps
+        var timedOut = stage.timedOut
+        if !stage.openings.contains(where: { $0.kind == .action }), let redirectFollower,
+            let followed = await shortLink(stage.link, follower: redirectFollower, budget: budget)
+        {
+            // A short link (bit.ly, t.co, …): its final URL goes through the same stages.
+            steps += followed.steps
+            stage = await unwrapAndMatch(followed.final, request, budget: &budget, trace: &trace)
+            steps += stage.steps
+            timedOut += stage.timedOut
+        }
+        var openings = stage.openings
+        if request.runsScripts, let engine, let scripts {
+            openings = await render(openings, link: stage.link, headers: stage.headers, engine: engine, scripts: scripts, deadline: budget.deadline)
+        }
+        return Resolution(
+            input: input ?? link.text, unwrapped: stage.link.text, steps: steps, openings: openings,
+            timedOutRules: timedOut, trace: trace)
+    }
+
+    /// What stages 2–4 gave for one link.
+    private struct Stage {
+        var link: Link
+        var steps: [UnwrapStep]
+        var headers: HTTPFields?
+        var openings: [Opening]
+        var timedOut: [JSONPointer]
+    }
+
+    /// Redirect rules, the header lookup when a `headers` rule could apply, and the matcher.
+    private func unwrapAndMatch(
+        _ link: Link, _ request: ResolveRequest, budget: inout ResolutionBudget, trace: inout ResolutionTrace?
+    ) async -> Stage {
+        let unwrapped = rules.unwrap(link, budget: &budget, trace: &trace)
+        var headers = request.headers
+        if headers == nil, let fetcher, rules.headerRulesCouldApply(to: unwrapped.link) {
+            headers = await Self.headers(of: unwrapped.link, fetcher: fetcher, timeout: budget.timeLeft)
+        }
+        let matched = rules.match(unwrapped.link, options: request.matchOptions(headers: headers), budget: &budget, trace: &trace)
+        return Stage(
+            link: unwrapped.link, steps: unwrapped.steps, headers: headers, openings: matched.openings,
+            timedOut: unwrapped.timedOut + matched.timedOut)
+    }
+
+    /// The final URL of a short link and the HTTP steps to it (nil: not a redirect, or it could not be followed).
+    private func shortLink(
+        _ link: Link, follower: RedirectFollower, budget: ResolutionBudget
+    ) async -> (final: Link, steps: [UnwrapStep])? {
+        let scheme = link.text.prefix { $0 != ":" }.lowercased()
+        guard scheme == "http" || scheme == "https", !budget.isExpired,
+            let followed = try? await follower.resolve(link.text, deadline: budget.deadline), followed.finalURL != link.text,
+            let final = try? Link(followed.finalURL)
+        else { return nil }
+        var steps: [UnwrapStep] = []
+        var previous = link.text
+        for hop in followed.chain.dropFirst() {
+            steps.append(UnwrapStep(kind: .httpRedirect, rule: "HEAD", from: previous, to: hop))
+            previous = hop
+        }
+        return (final, steps)
+    }
+
+    /// Runs every script opening concurrently until `deadline`; each gets the input its rule matched.
+    private func render(
+        _ openings: [Opening], link: Link, headers: HTTPFields?, engine: ScriptEngine, scripts: CompiledScripts,
+        deadline: ContinuousClock.Instant
+    ) async -> [Opening] {
+        await withTaskGroup(of: (Int, Opening).self) { group in
             for (index, opening) in openings.enumerated() where opening.needsScript {
-                guard let (source, legacy, usesHeaders) = rules.script(forRule: opening.rule) else { continue }
-                let input = usesHeaders ? (headerInput ?? link) : link
                 group.addTask {
-                    var rendered = opening
-                    switch await scripts.run(source, legacy: legacy, input: input, rule: opening.rule, timeLimit: budget) {
-                    case .success(let url):
-                        rendered.url = url
-                        rendered.scriptError = url == nil ? "the script reported no result" : nil
-                    case .failure(let error):
-                        rendered.scriptError = error.description
-                    }
-                    rendered.needsScript = false
-                    return (index, rendered)
+                    (index, await self.render(opening, link: link, headers: headers, engine: engine, scripts: scripts, deadline: deadline))
                 }
             }
             var result = openings
@@ -93,23 +133,48 @@ public final class Resolver: Sendable {
         }
     }
 
+    /// Runs one script opening's script until `deadline` (the test runner's cases come through here too).
+    package func render(_ opening: Opening, link: Link, headers: HTTPFields? = nil, deadline: ContinuousClock.Instant) async -> Opening {
+        guard let engine, let scripts else { return opening }
+        return await render(opening, link: link, headers: headers, engine: engine, scripts: scripts, deadline: deadline)
+    }
+
+    private func render(
+        _ opening: Opening, link: Link, headers: HTTPFields?, engine: ScriptEngine, scripts: CompiledScripts,
+        deadline: ContinuousClock.Instant
+    ) async -> Opening {
+        guard opening.needsScript, let script = opening.script else { return opening }
+        var rendered = opening
+        rendered.needsScript = false
+        switch scripts[script] {
+        case .success(let compiled):
+            let input = script.matchesHeaders ? headers.map { link.text + "\n" + RuleSet.compactJSON($0) } ?? link.text : link.text
+            switch await engine.run(compiled, input: input, deadline: deadline) {
+            case .success(let url?):
+                rendered.url = url
+            case .success(nil):
+                rendered.error = OpeningError(code: "E_NO_RESULT", message: "the script reported no result")
+            case .failure(let error):
+                rendered.error = OpeningError(error)
+            }
+        case .failure(let error):
+            rendered.error = OpeningError(error)
+        case nil:
+            rendered.error = OpeningError(code: "E_SCRIPT_UNKNOWN", message: "the script is not one of this resolver's rule set")
+        }
+        return rendered
+    }
+
     /// The response headers of a HEAD request, in server order (nil when the request fails).
-    static func headers(of link: String, fetcher: any LinkFetching) async -> [(name: String, value: String)]? {
-        guard let response = try? await fetcher.fetch(FetchRequest(url: link, method: .head)) else { return nil }
-        return response.headers.map { ($0.name, $0.value) }
+    static func headers(of link: Link, fetcher: any LinkFetching, timeout: Duration) async -> HTTPFields? {
+        guard timeout > .zero else { return nil }
+        return try? await fetcher.fetch(FetchRequest(url: link.text, method: .head, timeout: timeout)).headers
     }
 }
 
-extension RuleSet {
-    /// The script of the format, browser or preview at `rule` (a JSON pointer), and whether it matched headers.
-    func script(forRule rule: String) -> (source: String, legacy: Bool, usesHeaders: Bool)? {
-        if let format = scriptIndex[rule] { return format }
-        return nil
-    }
-
-    /// Whether some `headers` action could match this link once headers are appended: its regex's part before
-    /// the `\n` matches the link (a rule whose pattern cannot be split so is assumed to apply).
-    public func headerRulesCouldApply(to link: String) -> Bool {
-        headerURLPatterns.contains { pattern in pattern.map { $0.matches(link) } ?? true }
+extension OpeningError {
+    /// A script's failure as an opening's error.
+    init(_ error: ScriptError) {
+        self.init(code: error.code.rawValue, message: error.message + (error.line.map { " (script line \($0))" } ?? ""))
     }
 }

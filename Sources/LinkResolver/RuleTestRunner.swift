@@ -1,32 +1,40 @@
 import LinkMatching
 import LinkRules
+import LinkScripts
+import WebLinks
 
-/// Runs a manifest's own embedded tests: action formats (`testInputs` × `testResults`), browsers and redirect
-/// `tests` — the same pipeline the resolver uses, driven by the manifest's cases.
+/// Runs a manifest's own embedded tests (action formats' `testInputs` × `testResults`, browsers, redirect `tests`)
+/// through the resolver's own path: each input is normalised as a link, redirect cases run the redirect-rule stage,
+/// and format and browser cases take the opening the compiled matcher gives for that rule, its script run by the
+/// resolver's engine until the case's deadline, with the same output checks as any resolution.
 public struct RuleTestRunner: Sendable {
-    /// The compiled rules under test.
-    public let rules: RuleSet
-    /// Renders script cases; nil reports them as skipped with reason "script".
-    public let scripts: (any ScriptEvaluating)?
-
+    /// The resolver whose rules are under test (its engine runs script cases; none: they are skipped).
+    public let resolver: Resolver
     /// The manifest whose embedded cases run (the rules' own manifest unless another is given).
     public let caseSource: Manifest
+    /// Each case's time, as one resolution's (scripts included).
+    public var timeLimit: Duration
 
-    /// Creates a runner for the rules' own cases.
-    public init(rules: RuleSet, scripts: (any ScriptEvaluating)? = nil) {
-        self.init(rules: rules, cases: rules.manifest, scripts: scripts)
+    /// The compiled rules under test.
+    public var rules: RuleSet { resolver.rules }
+
+    /// Creates a runner for `resolver`'s rules with the cases embedded in `cases` (default: the rules' own).
+    ///
+    /// Running another manifest's cases is how a minified or migrated manifest (whose tests were stripped or
+    /// moved) is checked against the original's tests. Rules are paired by content, in order: an action with the
+    /// same regex (the next one in file order), its format with the same app; a browser with the same identifier;
+    /// redirect cases run the whole rule list. Cases whose rule has no counterpart fail with that reason.
+    /// Locations stay those of `cases`.
+    public init(resolver: Resolver, cases: Manifest? = nil, timeLimit: Duration = .seconds(15)) {
+        self.resolver = resolver
+        self.caseSource = cases ?? resolver.rules.manifest
+        self.timeLimit = timeLimit
     }
 
-    /// Creates a runner that runs the cases embedded in `cases` against `rules` — how a minified or migrated
-    /// manifest (whose tests were stripped or moved) is checked against the original's tests.
-    ///
-    /// Rules are paired by content, in order: an action with the same regex (the next one in file order), its
-    /// format with the same app; a browser with the same identifier; redirect cases run the whole rule list. Cases
-    /// whose rule has no counterpart fail with that reason. Locations stay those of `cases`.
-    public init(rules: RuleSet, cases: Manifest, scripts: (any ScriptEvaluating)? = nil) {
-        self.rules = rules
-        self.caseSource = cases
-        self.scripts = scripts
+    /// Creates a runner over `rules` (no network: no unwrapping or header lookups); `engine` runs script cases
+    /// (nil: they are skipped with reason "script").
+    public init(rules: RuleSet, cases: Manifest? = nil, engine: ScriptEngine? = nil, timeLimit: Duration = .seconds(15)) {
+        self.init(resolver: Resolver(rules: rules, engine: engine, fetcher: nil), cases: cases, timeLimit: timeLimit)
     }
 
     /// Runs every case, in manifest order: actions, then browsers, then redirects; `progress` hears each result
@@ -35,8 +43,10 @@ public struct RuleTestRunner: Sendable {
         let cases = collectCases()
         var results: [RuleTestResult] = []
         results.reserveCapacity(cases.count)
+        // Many cases share an input (one per format of an action): match each input once.
+        var matches: [String: Result<(Link, RuleSet.Match), LinkError>] = [:]
         for (index, testCase) in cases.enumerated() {
-            let result = await run(testCase)
+            let result = await run(testCase, matches: &matches)
             results.append(result)
             progress?(result, index + 1, cases.count)
         }
@@ -46,7 +56,8 @@ public struct RuleTestRunner: Sendable {
     /// One case to run: an input, the expected value, and how to produce the actual one.
     struct TestCase: Sendable {
         enum Producer: Sendable {
-            case output(Output, CompiledRegex, rule: String)
+            /// The opening of this rule (the paired format or browser), and the action whose regex must match.
+            case opening(JSONPointer, action: JSONPointer?)
             case redirects
             case broken(String)
         }
@@ -72,7 +83,7 @@ public struct RuleTestRunner: Sendable {
                         .broken(reason)
                     case .found(let compiled):
                         if let compiledFormat = pairing.format(for: format, of: action, in: compiled) {
-                            .output(compiledFormat.output, compiled.regex, rule: compiledFormat.format.pointer.description)
+                            .opening(compiledFormat.rule, action: compiled.action.pointer)
                         } else {
                             .broken(pairing.isSelf ? "the format was rejected at load (see diagnostics)" : "no format for \"\(format.appId)\" in the paired action")
                         }
@@ -85,17 +96,16 @@ public struct RuleTestRunner: Sendable {
             let kind: RuleTestResult.Kind = browser.fields.output?.needsScript == true ? .script : .browser
             let producer: TestCase.Producer =
                 if let compiled = pairing.browser(for: browser) {
-                    .output(compiled.output, compiled.regex, rule: compiled.browser.pointer.description)
+                    .opening(compiled.rule, action: nil)
                 } else {
                     .broken(pairing.isSelf ? "the browser was rejected at load (see diagnostics)" : "no browser \"\(browser.app.identifier)\" in the rules under test")
                 }
             cases += pairCases(kind: kind, inputs: browser.testInputs, expected: expectedResults, pointer: browser.pointer, producer: producer)
         }
         for rule in caseSource.redirects {
-            let testsKey = "tests"
             for test in rule.tests {
                 let producer: TestCase.Producer = pairing.hasRedirect(rule) ? .redirects : .broken("the redirect rule was rejected at load (see diagnostics)")
-                cases.append(TestCase(kind: .redirect, location: rule.pointer.appending(testsKey).appending(test.input).description, input: test.input, expected: test.expected, producer: producer))
+                cases.append(TestCase(kind: .redirect, location: rule.pointer.appending("tests").appending(test.input).description, input: test.input, expected: test.expected, producer: producer))
             }
         }
         return cases
@@ -112,32 +122,49 @@ public struct RuleTestRunner: Sendable {
         }
     }
 
-    func run(_ testCase: TestCase) async -> RuleTestResult {
+    func run(_ testCase: TestCase, matches: inout [String: Result<(Link, RuleSet.Match), LinkError>]) async -> RuleTestResult {
         func result(_ actual: String?, reason: String? = nil) -> RuleTestResult {
             let passed = actual == testCase.expected
             return RuleTestResult(kind: testCase.kind, status: passed ? .passed : .failed, location: testCase.location, input: testCase.input, expected: testCase.expected, actual: actual, reason: passed ? nil : (reason ?? "expected \(describe(testCase.expected)), got \(describe(actual))"))
         }
-        switch testCase.producer {
-        case .broken(let reason):
+        func skipped(_ reason: String) -> RuleTestResult {
+            RuleTestResult(kind: testCase.kind, status: .skipped, location: testCase.location, input: testCase.input, expected: testCase.expected, actual: nil, reason: reason)
+        }
+        if case .broken(let reason) = testCase.producer {
             return RuleTestResult(kind: testCase.kind, status: .failed, location: testCase.location, input: testCase.input, expected: testCase.expected, actual: nil, reason: reason)
+        }
+        // Without an engine a script case cannot be decided, whatever its input.
+        if testCase.kind == .script, resolver.engine == nil { return skipped("script") }
+        let link: Link
+        do {
+            link = try Link(testCase.input)
+        } catch {
+            return result(nil, reason: "the test input is not a link: \(error.message)")
+        }
+        switch testCase.producer {
+        case .broken:
+            preconditionFailure("answered above")
         case .redirects:
-            return result(rules.applyRedirects(to: testCase.input).url)
-        case .output(.template(let template), let regex, _):
-            guard regex.matches(testCase.input) else { return result(nil, reason: "the regex does not match the input") }
-            return result(regex.replacingMatches(in: testCase.input, with: template))
-        case .output(.script(let source, let legacy), let regex, let rule):
-            guard let scripts else {
-                return RuleTestResult(kind: testCase.kind, status: .skipped, location: testCase.location, input: testCase.input, expected: testCase.expected, actual: nil, reason: "script")
+            return result(rules.unwrap(link).link.text)
+        case .opening(let rule, let action):
+            let match: RuleSet.Match
+            if case .success(let cached)? = matches[testCase.input] {
+                match = cached.1
+            } else {
+                var budget = ResolutionBudget(timeLimit: timeLimit)
+                var trace: ResolutionTrace?
+                match = rules.match(link, options: MatchOptions(), budget: &budget, trace: &trace)
+                matches[testCase.input] = .success((link, match))
             }
-            guard regex.matches(testCase.input) else { return result(nil, reason: "the regex does not match the input") }
-            switch await scripts.evaluate(source, legacy: legacy, input: testCase.input, rule: rule) {
-            case .completed(let url):
-                return result(url)
-            case .unavailable(let reason):
-                return RuleTestResult(kind: testCase.kind, status: .skipped, location: testCase.location, input: testCase.input, expected: testCase.expected, actual: nil, reason: reason)
-            case .failed(let reason):
-                return result(nil, reason: reason)
+            guard let opening = match.openings.first(where: { $0.rule == rule }) else {
+                if let action, match.timedOut.contains(action) { return result(nil, reason: "the action's regex ran out of time") }
+                return result(nil, reason: "the regex does not match the input")
             }
+            guard opening.needsScript else { return result(opening.url, reason: opening.error?.message) }
+            let rendered = await resolver.render(opening, link: link, deadline: .now + timeLimit)
+            if rendered.error?.code == ScriptError.Code.needsNetwork.rawValue { return skipped("needs network") }
+            if rendered.error?.code == "E_NO_RESULT" { return result(nil) }
+            return result(rendered.url, reason: rendered.error.map { "\($0.message) [\($0.code)]" })
         }
     }
 

@@ -5,56 +5,58 @@ import LinkRules
 import LinkScripts
 import Synchronization
 
-/// Renders rules' scripts: compiles each source once (per engine), runs it in JavaScriptCore with the network the
-/// caller allows, and applies the one output-safety policy to what it returns. Implements ``ScriptEvaluating`` for
-/// the test runner (offline, online, recording or replaying).
-public final class ScriptEngine: ScriptEvaluating, Sendable {
+/// Runs rules' scripts: compiles a rule set's scripts once, runs each in JavaScriptCore with the network the caller
+/// allows until the resolution's deadline, and applies the one output-safety policy to what it returns.
+///
+/// One engine serves every rule set a process loads (a server's reloads included): the runner keeps one registration
+/// and one warm context per distinct script source, so a reload compiles only the scripts that changed.
+public final class ScriptEngine: Sendable {
     /// The JavaScriptCore host.
     public let runner: ScriptRunner
     /// Where `httpRequest` goes; nil: offline (scripts that need the network are reported as such).
     public let fetcher: (any LinkFetching)?
-    private let compiled = Mutex<[String: Result<CompiledScript, ScriptError>]>([:])
     /// When scripts that keep running out of time are set aside (nil: never).
     public let runaways: RunawayPolicy?
-    private let runawayRecords = Mutex<[String: RunawayRecord]>([:])
+    private let runawayRecords = Mutex<[Int: RunawayRecord]>([:])
+    /// The time since the engine started, on the clock it was given (injectable for the runaway policy's tests).
+    private let elapsed: @Sendable () -> Duration
 
-    /// Creates an engine; `timeLimit` bounds each script run (Opener uses 15 s). With `runaways`, a script stopped
-    /// at its limit too often is not run for a while (a server under attack sets this; one-off tools need not).
-    public init(fetcher: (any LinkFetching)?, timeLimit: Duration = .seconds(15), runaways: RunawayPolicy? = nil) {
-        runner = ScriptRunner(configuration: ScriptConfiguration(timeLimit: timeLimit) { OutputSafety.problem(with: $0) })
+    /// Creates an engine. With `runaways`, a script stopped at its time limit too often is not run for a while (a
+    /// server under attack sets this; one-off tools need not). `clock` times the runaway policy's windows and
+    /// cooldowns; each run's own limit is the deadline its caller gives, on the continuous clock.
+    public init<C: Clock>(
+        fetcher: (any LinkFetching)?, runaways: RunawayPolicy? = nil, clock: C = ContinuousClock()
+    ) where C.Duration == Duration {
+        runner = ScriptRunner(configuration: ScriptConfiguration { OutputSafety.problem(with: $0) })
         self.fetcher = fetcher
         self.runaways = runaways
+        let start = clock.now
+        elapsed = { start.duration(to: clock.now) }
     }
 
-    /// The compiled script for a source (compiled on first use, then shared).
-    func script(_ source: String, legacy: Bool, rule: String) -> Result<CompiledScript, ScriptError> {
-        let key = (legacy ? "L" : "S") + source
-        if let known = compiled.withLock({ $0[key] }) { return known }
-        let result: Result<CompiledScript, ScriptError>
-        do {
-            result = .success(try runner.compile(source, kind: legacy ? .legacyScript : .script2, name: rule))
-        } catch {
-            result = .failure(error)
+    /// Compiles a rule set's scripts: each is parsed once per engine, and a script that cannot run keeps its error
+    /// for the openings that need it.
+    public func compile(_ scripts: [RuleScript]) -> CompiledScripts {
+        var table: [ObjectIdentifier: Result<CompiledScript, ScriptError>] = [:]
+        table.reserveCapacity(scripts.count)
+        for script in scripts {
+            let kind: ScriptKind = script.kind == .legacy ? .legacyScript : .script2
+            table[ObjectIdentifier(script)] = Result { () throws(ScriptError) in
+                try runner.compile(script.source, kind: kind, name: script.description)
+            }
         }
-        compiled.withLock { $0[key] = result }
-        return result
+        return CompiledScripts(table: table)
     }
 
-    /// Runs a script on `input`, within `timeLimit` when given.
-    public func run(_ source: String, legacy: Bool, input: String, rule: String, timeLimit: Duration? = nil) async -> Result<String?, ScriptError> {
-        switch script(source, legacy: legacy, rule: rule) {
-        case .failure(let error):
-            return .failure(error)
-        case .success(let script):
-            let key = (legacy ? "L" : "S") + source
-            let admission = admit(key, rule: rule)
-            if case .refused(let refusal) = admission { return .failure(refusal) }
-            let network = fetcher.map { FetcherScriptNetwork(fetcher: $0) }
-            let output = await runner.run(script, input: input, network: network, timeLimit: timeLimit).output
-            let stopped = if case .failure(let error) = output { error.code == .timeout } else { false }
-            record(admission, of: key, stopped: stopped)
-            return output
-        }
+    /// Runs a compiled script on `input`, stopping it at `deadline`.
+    public func run(_ script: CompiledScript, input: String, deadline: ContinuousClock.Instant) async -> Result<String?, ScriptError> {
+        let admission = admit(script)
+        if case .refused(let refusal) = admission { return .failure(refusal) }
+        let network = fetcher.map { FetcherScriptNetwork(fetcher: $0) }
+        let output = await runner.run(script, input: input, network: network, deadline: deadline).output
+        let stopped = if case .failure(let error) = output { error.code == .timeout } else { false }
+        record(admission, of: script.id, stopped: stopped)
+        return output
     }
 
     /// Whether a run of a script may start under the ``RunawayPolicy``.
@@ -70,46 +72,50 @@ public final class ScriptEngine: ScriptEvaluating, Sendable {
     /// time until a trial ends without being stopped: otherwise every request in flight for it would start a
     /// runaway at once when the cooldown ends. Measured in `scripts/hostile-loadtest`'s soak: the slowest good
     /// request was 990 ms when 16 runaways took every worker each time the cooldown ended, 73 ms with trials.
-    private func admit(_ key: String, rule: String) -> Admission {
+    private func admit(_ script: CompiledScript) -> Admission {
         guard let runaways else { return .run }
-        let now = ContinuousClock.now
+        let now = elapsed()
         return runawayRecords.withLock { records -> Admission in
-            guard var record = records[key], let until = record.setAsideUntil else { return .run }
+            guard var record = records[script.id], let until = record.setAsideUntil else { return .run }
             if now < until {
-                let seconds = Double((until - now).components.seconds) + 1
-                return .refused(ScriptError(
-                    code: .quarantined, rule: rule,
-                    message: "not run: the script was stopped at its time limit \(runaways.stops) times within \(runaways.window); it is set aside for \(Int(seconds)) s more"))
+                let seconds = ((until - now) / .seconds(1)).rounded(.up)
+                return .refused(
+                    ScriptError(
+                        code: .quarantined, rule: script.name,
+                        message: "not run: the script was stopped at its time limit \(runaways.stops) times within \(runaways.window); it is set aside for \(Int(seconds)) s more"
+                    ))
             }
             if record.trialRunning {
-                return .refused(ScriptError(
-                    code: .quarantined, rule: rule,
-                    message: "not run: the script was set aside for running out of time, and a trial run is under way; it runs freely again once a trial ends in time"))
+                return .refused(
+                    ScriptError(
+                        code: .quarantined, rule: script.name,
+                        message: "not run: the script was set aside for running out of time, and a trial run is under way; it runs freely again once a trial ends in time"
+                    ))
             }
             record.trialRunning = true
-            records[key] = record
+            records[script.id] = record
             return .trial
         }
     }
 
     /// Notes how a run ended: a stopped trial sets the script aside again at once, a trial that ended in time
     /// clears it, and a script stopped at its limit too often is set aside.
-    private func record(_ admission: Admission, of key: String, stopped: Bool) {
+    private func record(_ admission: Admission, of id: Int, stopped: Bool) {
         guard let runaways else { return }
-        let now = ContinuousClock.now
+        let now = elapsed()
         runawayRecords.withLock { records in
             if case .trial = admission {
-                records[key] = stopped ? RunawayRecord(setAsideUntil: now + runaways.cooldown) : nil
+                records[id] = stopped ? RunawayRecord(setAsideUntil: now + runaways.cooldown) : nil
                 return
             }
             guard stopped else { return }
-            var record = records[key] ?? RunawayRecord()
+            var record = records[id] ?? RunawayRecord()
             record.stops = record.stops.filter { now - $0 < runaways.window } + [now]
             if record.stops.count >= runaways.stops {
                 record.setAsideUntil = now + runaways.cooldown
                 record.stops = []
             }
-            records[key] = record
+            records[id] = record
             // Forget scripts with nothing recent, so that the table stays as small as the set of misbehaving ones.
             // A script out of its cooldown stays until a trial clears it.
             if records.count > 64 {
@@ -119,16 +125,15 @@ public final class ScriptEngine: ScriptEvaluating, Sendable {
             }
         }
     }
+}
 
-    public func evaluate(_ source: String, legacy: Bool, input: String, rule: String) async -> ScriptEvaluation {
-        switch await run(source, legacy: legacy, input: input, rule: rule) {
-        case .success(let url):
-            return .completed(url)
-        case .failure(let error) where error.code == .needsNetwork:
-            return .unavailable(reason: "needs network")
-        case .failure(let error):
-            return .failed(reason: error.description)
-        }
+/// A rule set's scripts as one engine compiled them, looked up by the rule's script object.
+public struct CompiledScripts: Sendable {
+    fileprivate let table: [ObjectIdentifier: Result<CompiledScript, ScriptError>]
+
+    /// The compiled script, or why it cannot run (nil: the script is not one of this rule set's).
+    public subscript(script: RuleScript) -> Result<CompiledScript, ScriptError>? {
+        table[ObjectIdentifier(script)]
     }
 }
 
@@ -152,11 +157,11 @@ public struct RunawayPolicy: Sendable, Equatable {
     }
 }
 
-/// One script's recent stops at its time limit, and whether it was set aside.
+/// One script's recent stops at its time limit, and whether it was set aside (times since the engine started).
 struct RunawayRecord {
-    var stops: [ContinuousClock.Instant] = []
+    var stops: [Duration] = []
     /// Set aside until then; once past, the script runs one trial at a time until one ends in time.
-    var setAsideUntil: ContinuousClock.Instant?
+    var setAsideUntil: Duration?
     var trialRunning = false
 }
 
@@ -171,7 +176,8 @@ struct FetcherScriptNetwork: ScriptNetwork {
         } catch {
             switch error.code {
             case .offline: throw ScriptNetworkError(kind: .offline, message: error.description)
-            case .blockedAddress, .forbiddenScheme, .forbiddenPort: throw ScriptNetworkError(kind: .blocked, message: error.description)
+            case .blockedAddress, .forbiddenScheme, .forbiddenPort:
+                throw ScriptNetworkError(kind: .blocked, message: error.description)
             default: throw ScriptNetworkError(kind: .failed, message: error.description)
             }
         }

@@ -48,7 +48,7 @@ public struct Diagnostic: Sendable, Hashable, Codable, CustomStringConvertible {
 }
 
 /// An RFC 6901 JSON pointer, built one token at a time.
-public struct JSONPointer: Sendable, Hashable, CustomStringConvertible, ExpressibleByStringLiteral {
+public struct JSONPointer: Sendable, Hashable, CustomStringConvertible, ExpressibleByStringLiteral, Codable {
     /// The unescaped reference tokens.
     public private(set) var tokens: [String]
 
@@ -65,6 +65,17 @@ public struct JSONPointer: Sendable, Hashable, CustomStringConvertible, Expressi
         tokens = value.split(separator: "/", omittingEmptySubsequences: false).dropFirst().map {
             $0.replacingOccurrences(of: "~1", with: "/").replacingOccurrences(of: "~0", with: "~")
         }
+    }
+
+    /// Decodes the escaped pointer text.
+    public init(from decoder: any Decoder) throws {
+        self.init(stringLiteral: try decoder.singleValueContainer().decode(String.self))
+    }
+
+    /// Encodes the escaped pointer text (`/actions/3/formats/1`).
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(description)
     }
 
     /// This pointer extended by a member name.

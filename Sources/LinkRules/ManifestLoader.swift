@@ -19,6 +19,15 @@ public struct ManifestLoader: Sendable {
         let name = url.isFileURL ? url.path : url.absoluteString
         let data: Data
         do {
+            var isDirectory: ObjCBool = false
+            let exists = FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory)
+            guard exists else { throw ManifestError(code: .unreadable, message: "no file at this path", file: name) }
+            guard !isDirectory.boolValue else {
+                throw ManifestError(code: .unreadable, message: "this is a directory, not a manifest file", file: name)
+            }
+            guard FileManager.default.isReadableFile(atPath: url.path) else {
+                throw ManifestError(code: .unreadable, message: "no permission to read the file", file: name)
+            }
             let attributes = try? FileManager.default.attributesOfItem(atPath: url.path)
             if let size = attributes?[.size] as? Int, size > limits.maximumBytes {
                 throw ManifestError(
@@ -29,7 +38,8 @@ public struct ManifestLoader: Sendable {
         } catch let error as ManifestError {
             throw error
         } catch {
-            throw ManifestError(code: .unreadable, message: "cannot read the file: \(error.localizedDescription)", file: name)
+            // Foundation's text for a read failure names its error domain, not the problem: say what is known.
+            throw ManifestError(code: .unreadable, message: "the file could not be read", file: name)
         }
         return try load(Array(data), file: name)
     }

@@ -24,9 +24,13 @@ public final class ScriptRunner: Sendable {
         pool.shutDown()
     }
 
-    /// Checks that the source parses and mentions a `process` function, and registers it for reuse. Compile once
-    /// per rule set: the same source gets the same registration (and the same warm contexts).
+    /// Checks that the source parses and mentions a `process` function, and registers it for reuse. The same source
+    /// gets the same registration (and the same warm contexts), and is checked only the first time: a rule set
+    /// reloaded with mostly the same scripts compiles only the new ones.
     public func compile(_ source: String, kind: ScriptKind, name: String) throws(ScriptError) -> CompiledScript {
+        if let id = pool.registeredIdentifier(for: source, kind: kind) {
+            return CompiledScript(id: id, source: source, kind: kind, name: name)
+        }
         if let problem = ScriptSyntaxChecker.shared.check(source) {
             throw ScriptError(code: .syntax, rule: name, message: "syntax error: \(problem.message)", line: problem.line)
         }
@@ -36,11 +40,15 @@ public final class ScriptRunner: Sendable {
         return CompiledScript(id: pool.identifier(for: source, kind: kind), source: source, kind: kind, name: name)
     }
 
-    /// Runs `process(input, completion)`. `network == nil` means offline: `httpRequest` throws in JavaScript and a
-    /// script that tried reports ``ScriptError/Code/needsNetwork``.
+    /// Runs `process(input, completion)` within `timeLimit` (default: the configuration's). `network == nil` means
+    /// offline: `httpRequest` throws in JavaScript and a script that tried reports ``ScriptError/Code/needsNetwork``.
     public func run(_ script: CompiledScript, input: String, network: (any ScriptNetwork)?, timeLimit: Duration? = nil) async -> ScriptResult {
-        let deadline = ContinuousClock.now + (timeLimit ?? configuration.timeLimit)
-        return await withCheckedContinuation { continuation in
+        await run(script, input: input, network: network, deadline: ContinuousClock.now + (timeLimit ?? configuration.timeLimit))
+    }
+
+    /// Runs `process(input, completion)`, stopping it at `deadline` (the caller's whole resolution may share it).
+    public func run(_ script: CompiledScript, input: String, network: (any ScriptNetwork)?, deadline: ContinuousClock.Instant) async -> ScriptResult {
+        await withCheckedContinuation { continuation in
             pool.enqueue(ScriptWorker.Job(script: script, input: input, network: network, deadline: deadline) { result in
                 continuation.resume(returning: result)
             })
@@ -94,6 +102,11 @@ final class WorkerPool: Sendable {
 
     init(configuration: ScriptConfiguration) {
         self.configuration = configuration
+    }
+
+    /// The identifier of a source registered before, if any.
+    func registeredIdentifier(for source: String, kind: ScriptKind) -> Int? {
+        state.withLock { $0.scriptIDs[ScriptKey(source: source, kind: kind)] }
     }
 
     func identifier(for source: String, kind: ScriptKind) -> Int {

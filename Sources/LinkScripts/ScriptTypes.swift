@@ -79,8 +79,9 @@ public struct ScriptConfiguration: Sendable {
 
 /// A script checked and registered once, run many times.
 public struct CompiledScript: Sendable, Hashable {
-    /// A process-wide identifier (each worker keeps one warm context per script).
-    let id: Int
+    /// A process-wide identifier: one per source and kind, so every rule set that has this script shares it (and
+    /// the warm contexts workers keep for it).
+    public let id: Int
     /// The source.
     public let source: String
     /// `script2` or legacy `script`.

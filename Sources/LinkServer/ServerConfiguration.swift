@@ -1,4 +1,5 @@
 import Foundation
+import LinkResolver
 
 /// How `switchyard serve` runs: where it listens, which rules it serves, and the bounds it enforces.
 public struct ServerConfiguration: Sendable {
@@ -16,7 +17,7 @@ public struct ServerConfiguration: Sendable {
     public var maximumBodyBytes: Int
     /// The most links in one batch request.
     public var maximumBatchSize: Int
-    /// The time each script of a request may run.
+    /// The time one resolution may take, its scripts and HTTP requests included.
     public var scriptBudget: Duration
     /// Whether the server may fetch (scripts' requests, short links, headers); off: everything stays local.
     public var networkEnabled: Bool
@@ -47,24 +48,5 @@ public struct ServerConfiguration: Sendable {
         self.maximumLinkLength = maximumLinkLength
         self.maximumBodyBytes = maximumBodyBytes
         self.maximumBatchSize = maximumBatchSize
-    }
-}
-
-/// Where a server's rules come from.
-public enum ManifestSource: Sendable, Equatable, CustomStringConvertible {
-    /// Switchyard's bundled rules.
-    case bundled
-    /// A manifest file, reloaded when it changes or on SIGHUP.
-    case file(String)
-    /// A manifest URL, fetched again every reload interval with a conditional GET (and on SIGHUP).
-    case url(String)
-
-    /// A short description for logs.
-    public var description: String {
-        switch self {
-        case .bundled: "bundled rules"
-        case .file(let path): path
-        case .url(let url): url
-        }
     }
 }

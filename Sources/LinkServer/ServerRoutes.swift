@@ -8,6 +8,7 @@ import LinkFetchingHTTP
 import LinkMatching
 import LinkResolver
 import LinkRules
+import WebLinks
 import XCallbackURL
 
 /// The HTTP API (JSON, versioned under `/v1`) and the playground, over one ``RuleSetStore``.
@@ -25,10 +26,6 @@ public struct ServerRoutes: Sendable {
         self.network = network
     }
 
-    /// A resolver over the current rules: scripts rendered within the request budget, short links unwrapped.
-    func resolver() -> Resolver {
-        Resolver(rules: store.rules, scripts: network.scripts, fetcher: network.fetcher, redirectFollower: network.redirectFollower)
-    }
 
     /// The router with every route and the metrics middleware.
     public func router() -> Router<BasicRequestContext> {
@@ -41,13 +38,17 @@ public struct ServerRoutes: Sendable {
         router.get("/v1/resolve") { request, _ in try await self.resolveOne(request) }
         router.post("/v1/resolve") { request, _ in try await self.resolveBatch(request) }
         router.get("/v1/explain") { request, _ in
-            let link = try self.link(from: request)
-            return try self.json(self.store.rules.explain(link))
+            var resolveRequest = try self.resolveRequest(from: request)
+            resolveRequest.trace = true
+            return try self.json(try await self.resolve(request, resolveRequest))
         }
         router.get("/v1/apps") { _, _ in try self.json(AppList(self.store.rules.manifest)) }
         router.post("/v1/xcallback/parse") { request, _ in try await self.parseXCallback(request) }
         router.get("/v1/choose") { request, _ in try self.choose(request) }
-        router.get("/v1/tests") { _, _ in try self.json(await RuleTestRunner(rules: self.store.rules).run()) }
+        router.get("/v1/tests") { _, _ in
+            let generation = self.store.current
+            return try self.json(generation.testReport ?? RuleTestReport(results: []))
+        }
         PlaygroundRoutes.add(to: router)
         Self.addMethodNotAllowed(to: router)
         return router
@@ -72,20 +73,37 @@ public struct ServerRoutes: Sendable {
     // MARK: Resolve
 
     func resolveOne(_ request: Request) async throws -> Response {
-        let link = try link(from: request)
-        var options = ResolveOptions()
-        if let installed = request.uri.queryParameters["installed"] {
-            options.installedSchemes = Set(installed.split(separator: ",").map { $0.lowercased() })
+        try json(try await resolve(request, try resolveRequest(from: request)))
+    }
+
+    /// The request's query fields (`installed`, `platform`) as a resolve request.
+    func resolveRequest(from request: Request) throws -> ResolveRequest {
+        let query = request.uri.queryParameters
+        return try resolveRequest(installed: query["installed"].map { InstalledApps(list: String($0)) }, platform: query["platform"].map(String.init))
+    }
+
+    func resolveRequest(installed: InstalledApps?, platform: String?) throws -> ResolveRequest {
+        let parsedPlatform: Platform?
+        do {
+            parsedPlatform = try platform.map { text throws(PlatformError) in try Platform(parsing: text) }
+        } catch {
+            throw APIError(.badRequest, "E_PLATFORM", error.description)
         }
-        if let platform = request.uri.queryParameters["platform"] {
-            guard let value = Platform(rawValue: String(platform)) else {
-                throw APIError(.badRequest, "E_PLATFORM", "platform must be \"phone\" or \"pad\", not \"\(platform)\"")
-            }
-            options.platform = value
+        return ResolveRequest(
+            installed: installed, platform: parsedPlatform, timeLimit: configuration.scriptBudget,
+            maximumLinkLength: configuration.maximumLinkLength)
+    }
+
+    /// Resolves the `url` query parameter; refusals carry the right status.
+    func resolve(_ request: Request, _ resolveRequest: ResolveRequest) async throws -> Resolution {
+        guard let raw = request.uri.queryParameters["url"] else {
+            throw APIError(.badRequest, "E_MISSING_URL", "add the link to resolve as the query parameter url=…")
         }
-        var resolution = await resolver().resolve(link, options: options, scriptBudget: configuration.scriptBudget)
-        resolution.input = request.uri.queryParameters["url"].map(String.init) ?? link
-        return try json(ResolutionDocument(resolution))
+        do {
+            return try await store.current.resolver.resolve(String(raw), resolveRequest)
+        } catch {
+            throw APIError(error.code == .tooLong ? .uriTooLong : .badRequest, error.code.rawValue, error.message)
+        }
     }
 
     /// `{"urls": [...], "installed"?: [...], "platform"?: "phone"|"pad"}` → `{"results": [...]}`, one per link, in order.
@@ -105,26 +123,9 @@ public struct ServerRoutes: Sendable {
         guard batch.urls.count <= configuration.maximumBatchSize else {
             throw APIError(.contentTooLarge, "E_BATCH_TOO_LARGE", "the batch has \(batch.urls.count) links, more than \(configuration.maximumBatchSize)")
         }
-        var options = ResolveOptions()
-        options.installedSchemes = batch.installed.map { Set($0.map { $0.lowercased() }) }
-        if let platform = batch.platform {
-            guard let value = Platform(rawValue: platform) else {
-                throw APIError(.badRequest, "E_PLATFORM", "platform must be \"phone\" or \"pad\", not \"\(platform)\"")
-            }
-            options.platform = value
-        }
-        let resolver = resolver()
+        let resolveRequest = try resolveRequest(installed: batch.installed.map(InstalledApps.init), platform: batch.platform)
         var results: [BatchResult] = []
-        for raw in batch.urls {
-            switch Result(catching: { () throws(LinkInputError) in try LinkInput.normalize(raw, maximumLength: configuration.maximumLinkLength) }) {
-            case .success(let link):
-                var resolution = await resolver.resolve(link, options: options, scriptBudget: configuration.scriptBudget)
-                resolution.input = raw
-                results.append(.resolved(ResolutionDocument(resolution)))
-            case .failure(let error):
-                results.append(.failed(input: raw, code: error.code.rawValue, message: error.message))
-            }
-        }
+        await store.current.resolver.resolve(each: batch.urls, resolveRequest) { results.append($0) }
         return try json(BatchResponse(results: results))
     }
 
@@ -163,32 +164,15 @@ public struct ServerRoutes: Sendable {
             }
             parameters[String(pair[..<equals])] = String(pair[pair.index(after: equals)...])
         }
-        let installed = query["installed"].map { list in
-            Set(list.split(separator: ",").map { $0.lowercased() })
-        }
-        let schemes = installed.map { list in
-            Set(network.catalog.types.flatMap(\.apps).filter { list.contains($0.key.lowercased()) || list.contains($0.scheme) }.map(\.scheme))
-        }
+        let installed = network.catalog.installation(query["installed"].map { InstalledApps(list: String($0)) })
         let model: PickerModel
         do throws(ChooserError) {
-            model = try AppPicker(catalog: network.catalog, installed: InstalledSchemes(schemes), store: nil)
+            model = try AppPicker(catalog: network.catalog, installed: installed, store: nil)
                 .model(appType: String(type), action: String(action), parameters: parameters)
         } catch {
             throw APIError(error.code == .unknownType || error.code == .unknownAction ? .notFound : .badRequest, error.code.rawValue, error.description)
         }
         return try json(model)
-    }
-
-    /// The `url` query parameter, normalised; refusals carry the right status.
-    func link(from request: Request) throws -> String {
-        guard let raw = request.uri.queryParameters["url"] else {
-            throw APIError(.badRequest, "E_MISSING_URL", "add the link to resolve as the query parameter url=…")
-        }
-        do {
-            return try LinkInput.normalize(String(raw), maximumLength: configuration.maximumLinkLength)
-        } catch {
-            throw APIError(error.code == .tooLong ? .uriTooLong : .badRequest, error.code.rawValue, error.message)
-        }
     }
 
     func json(_ value: some Encodable) throws -> Response {
@@ -212,20 +196,25 @@ public struct ServerRoutes: Sendable {
 public struct ServerNetwork: Sendable {
     /// Where requests go (nil: the server never fetches; scripts that need the network say so).
     public let fetcher: (any LinkFetching)?
-    /// Renders scripts.
-    public let scripts: ScriptEngine
+    /// Runs scripts for every generation of rules (one engine: warm contexts survive reloads).
+    public let engine: ScriptEngine
     /// Follows short links, with a process-wide cache.
     public let redirectFollower: RedirectFollower?
     /// The app chooser's catalog (bundled data).
     public let catalog: AppCatalog
 
     /// Creates the network side with the given fetcher (the standard policy by default).
-    public init(fetcher: (any LinkFetching)? = LiveFetcher(), scriptTimeLimit: Duration = .seconds(15)) {
+    public init(fetcher: (any LinkFetching)? = LiveFetcher()) {
         catalog = (try? AppCatalog.bundled()) ?? AppCatalog()
         self.fetcher = fetcher
         // A server sets runaway scripts aside: hostile links can hit a never-ending script again and again.
-        scripts = ScriptEngine(fetcher: fetcher, timeLimit: scriptTimeLimit, runaways: RunawayPolicy())
+        engine = ScriptEngine(fetcher: fetcher, runaways: RunawayPolicy())
         redirectFollower = fetcher.map { RedirectFollower(fetcher: $0) }
+    }
+
+    /// A resolver over `rules` with this network (made once per rule-set generation).
+    public func resolver(for rules: RuleSet) -> Resolver {
+        Resolver(rules: rules, engine: engine, fetcher: fetcher, redirectFollower: redirectFollower)
     }
 }
 
@@ -244,26 +233,6 @@ struct BatchRequest: Decodable {
 
 struct BatchResponse: Encodable {
     var results: [BatchResult]
-}
-
-enum BatchResult: Encodable {
-    case resolved(ResolutionDocument)
-    case failed(input: String, code: String, message: String)
-
-    func encode(to encoder: any Encoder) throws {
-        switch self {
-        case .resolved(let document):
-            try document.encode(to: encoder)
-        case .failed(let input, let code, let message):
-            try BatchFailure(input: input, error: .init(code: code, message: message)).encode(to: encoder)
-        }
-    }
-}
-
-/// A batch entry whose link was refused.
-struct BatchFailure: Encodable {
-    var input: String
-    var error: ErrorBody.Detail
 }
 
 /// `GET /v1/apps`: every app and browser of the current rules.

@@ -18,24 +18,25 @@ public struct SwitchyardServer: Sendable {
     public let metrics: ServerMetrics
     /// Its fetcher, script engine and short-link cache.
     public let network: ServerNetwork
-    /// Downloads a manifest URL (nil when offline).
-    let downloader: CachedDownloader?
+    /// Loads and vets the rules (a URL through the download cache).
+    let loader: RuleSetLoader
     /// Open connections, bounded by the configuration's ``ConnectionLimits``.
     let connections = ConnectionCounter()
     let logger: Logger
 
     /// Loads and vets the initial rules; a bad initial manifest is an error (there is nothing older to serve).
-    public init(configuration: ServerConfiguration, logger: Logger = Logger(label: "switchyard.server")) async throws(RuleSetLoader.Rejection) {
+    public init(configuration: ServerConfiguration, logger: Logger = Logger(label: "switchyard.server")) async throws(RuleSetLoadError) {
         self.configuration = configuration
         self.logger = logger
         let fetcher: (any LinkFetching)? = configuration.networkEnabled ? LiveFetcher(policy: NetworkPolicy(allowPrivateAddresses: configuration.allowPrivateAddresses)) : nil
         // A manifest URL is checked every reload interval (conditional GET); the cache keeps the last good copy.
-        downloader = fetcher.map { CachedDownloader(fetcher: $0, directory: configuration.cacheDirectory, lifetime: configuration.reloadInterval) }
-        let rules = try await RuleSetLoader.load(configuration.manifest, downloader: downloader)
-        store = RuleSetStore(rules, fileSignature: Self.signature(of: configuration.manifest))
+        let downloader = fetcher.map { CachedDownloader(fetcher: $0, directory: configuration.cacheDirectory, lifetime: configuration.reloadInterval) }
+        loader = RuleSetLoader(policy: .serving, downloader: downloader)
+        let loaded = try await loader.load(configuration.manifest)
         metrics = ServerMetrics()
-        network = ServerNetwork(fetcher: fetcher, scriptTimeLimit: configuration.scriptBudget)
-        logger.info("rules loaded", metadata: ["source": "\(configuration.manifest)", "actions": "\(rules.manifest.actions.count)"])
+        network = ServerNetwork(fetcher: fetcher)
+        store = RuleSetStore(network.resolver(for: loaded.rules), testReport: loaded.testReport, fileSignature: Self.signature(of: configuration.manifest))
+        logger.info("rules loaded", metadata: ["source": "\(configuration.manifest)", "actions": "\(loaded.rules.manifest.actions.count)"])
     }
 
     /// The Hummingbird application (for running, or for in-process tests with HummingbirdTesting).
@@ -68,8 +69,8 @@ public struct SwitchyardServer: Sendable {
     public func reload(reason: String) async -> Bool {
         let signature = Self.signature(of: configuration.manifest)
         do {
-            let rules = try await RuleSetLoader.load(configuration.manifest, downloader: downloader)
-            store.replace(with: rules, fileSignature: signature)
+            let loaded = try await loader.load(configuration.manifest)
+            store.replace(with: network.resolver(for: loaded.rules), testReport: loaded.testReport, fileSignature: signature)
             metrics.recordReload("accepted")
             logger.info("rules reloaded", metadata: ["reason": "\(reason)", "generation": "\(store.generation)"])
             return true
@@ -90,7 +91,7 @@ public struct SwitchyardServer: Sendable {
                 await reload(reason: "SIGHUP")
             } else if case .file = configuration.manifest, Self.signature(of: configuration.manifest) != store.fileSignature {
                 await reload(reason: "file changed")
-            } else if case .url(let url) = configuration.manifest, let downloader,
+            } else if case .url(let url) = configuration.manifest, let downloader = loader.downloader,
                 let download = try? await downloader.load(url: url, validate: { data in _ = try ManifestLoader().load(Array(data), file: url) }),
                 download.source == .network
             {

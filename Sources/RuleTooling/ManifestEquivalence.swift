@@ -30,10 +30,10 @@ public struct EquivalenceReport: Sendable, Equatable {
 
 /// Runs the equivalence check.
 public enum ManifestEquivalence {
-    /// Runs the original's cases on both rule sets; `scripts` renders script cases (nil skips them on both).
-    public static func check(original: RuleSet, rewritten: RuleSet, scripts: (any ScriptEvaluating)?) async -> EquivalenceReport {
-        let before = await RuleTestRunner(rules: original, scripts: scripts).run()
-        let after = await RuleTestRunner(rules: rewritten, cases: original.manifest, scripts: scripts).run()
+    /// Runs the original's cases on both rule sets; `engine` runs script cases (nil skips them on both).
+    public static func check(original: RuleSet, rewritten: RuleSet, engine: ScriptEngine?) async -> EquivalenceReport {
+        let before = await RuleTestRunner(rules: original, engine: engine).run()
+        let after = await RuleTestRunner(rules: rewritten, cases: original.manifest, engine: engine).run()
         var differences: [String] = []
         for (lhs, rhs) in zip(before.results, after.results) where lhs.status != rhs.status || lhs.actual != rhs.actual {
             differences.append("\(lhs.location): \(describe(lhs)) before, \(describe(rhs)) after")

@@ -2,6 +2,7 @@ import Foundation
 import LinkMatching
 import LinkResolver
 import LinkRules
+import WebLinks
 
 /// Finds every problem in a manifest in one pass: what the loader and compiler report (JSON syntax, types, unknown
 /// keys with suggestions, duplicate identifiers, unknown apps, ICU regex errors, `$N` beyond the groups, output
@@ -188,7 +189,9 @@ struct LintChecks {
         for compiled in rules.redirects {
             let rule = compiled.rule
             for test in rule.tests where compiled.regex.firstMatchAtStart(of: test.input) != nil {
-                guard let applied = rules.applyRedirects(to: test.input).steps.first?.rule, applied != rule.pattern else { continue }
+                guard let link = try? Link(test.input), let applied = rules.unwrap(link).steps.first?.rule,
+                    applied != rule.pattern
+                else { continue }
                 report(.warning, "W_REDIRECT_SHADOWED", "the test input \"\(Self.excerpt(test.input))\" is taken by the earlier rule \"\(applied)\", so this rule never applies to it", at: rule.pointer.appending("tests").appending(test.input))
             }
         }

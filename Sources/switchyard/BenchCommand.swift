@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import LinkMatching
 import LinkResolver
+import LinkRules
 import SwitchyardBenchmarks
 
 /// `switchyard bench`: the compiled resolver against the naive regex loop, in one run on one corpus.
@@ -29,7 +30,7 @@ struct BenchCommand: AsyncParsableCommand {
     var json = false
 
     func run() async throws {
-        let rules = try manifestOptions.loadRules()
+        let rules = try await manifestOptions.loadRules(network: nil)
         let links: [String]
         if let corpus {
             guard let text = try? String(contentsOfFile: corpus, encoding: .utf8) else {
@@ -46,8 +47,8 @@ struct BenchCommand: AsyncParsableCommand {
             Terminal.printError("matcher: \(stats.indexedActions) actions indexed by literal, \(stats.alwaysRunActions) always confirmed; \(stats.trivialBrowsers) browsers matched without a regex engine, \(stats.regexBrowsers) with ICU; \(stats.indexedPreviews) previews indexed; automaton \(stats.automatonStates) states, \(stats.automatonTableBytes / 1024) KiB")
             // How selective the prefilter is on this corpus: regexes run per link against actions that matched.
             let candidates = links.reduce(0) { $0 + rules.candidateActions(for: $1).count }
-            let matched = links.reduce(0) { total, link in
-                total + Set(rules.openings(for: link, options: ResolveOptions(includeBrowsers: false, includePreviews: false)).map { $0.rule.split(separator: "/").prefix(2).joined(separator: "/") }).count
+            let matched = benchmark.corpus.reduce(0) { total, link in
+                total + Set(rules.openings(for: link, options: MatchOptions(includeBrowsers: false, includePreviews: false)).map { $0.rule.tokens.prefix(2) }).count
             }
             Terminal.printError("prefilter: \(format(Double(candidates) / Double(max(links.count, 1)))) candidate actions per link, \(format(Double(matched) / Double(max(links.count, 1)))) matched")
         }

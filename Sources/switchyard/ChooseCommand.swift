@@ -1,6 +1,7 @@
 import AppChooser
 import ArgumentParser
 import Foundation
+import LinkRules
 
 /// `switchyard choose`: which installed apps can perform an app-agnostic action, their URLs, and the default.
 struct ChooseCommand: AsyncParsableCommand {
@@ -28,14 +29,11 @@ struct ChooseCommand: AsyncParsableCommand {
             values[String(text[..<equals])] = String(text[text.index(after: equals)...])
         }
         let merged = try loadCatalog()
-        let installedList = installed.map { Set($0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).lowercased() }) }
         // --installed takes app keys as well as schemes.
-        let schemes = installedList.map { list in
-            Set(merged.types.flatMap(\.apps).filter { list.contains($0.key.lowercased()) || list.contains($0.scheme) }.map(\.scheme))
-        }
+        let installation = merged.installation(installed.map(InstalledApps.init(list:)))
         let model: PickerModel?
         do {
-            let picker = AppPicker(catalog: merged, installed: InstalledSchemes(schemes), store: try ChoicesStore(path: store ?? Self.defaultStorePath))
+            let picker = AppPicker(catalog: merged, installed: installation, store: try ChoicesStore(path: store ?? Self.defaultStorePath))
             if reset { try picker.reset(appType: type) }
             if let setDefault { try picker.setDefault(appType: type, app: setDefault) }
             model = try action.map { try picker.model(appType: type, action: $0, parameters: values) }

@@ -1,14 +1,15 @@
-import WebLinks
 import ArgumentParser
 import Foundation
 import LinkMatching
 import LinkResolver
+import LinkRules
+import WebLinks
 
-/// `switchyard explain URL`: why each rule did or did not open a link.
+/// `switchyard explain URL`: the same resolution as `resolve`, with why each rule did or did not open the link.
 struct ExplainCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "explain",
-        abstract: "Show why each rule did or did not open a link: unwrap steps, prefilter candidates, matches, groups."
+        abstract: "Resolve a link and show why each rule did or did not open it: unwrap steps, prefilter candidates, matches, groups."
     )
 
     @Argument(help: "The link to explain.")
@@ -19,39 +20,69 @@ struct ExplainCommand: AsyncParsableCommand {
     @Flag(help: "Also list the actions the prefilter ruled out.")
     var all = false
 
-    @Flag(help: "Print one JSON object.")
+    @Flag(help: "Print one JSON object: the resolution document with its trace.")
     var json = false
 
+    @Flag(help: "List script openings without running their scripts.")
+    var noScripts = false
+
+    @OptionGroup(title: "Network (on by default, as for resolve: scripts, short-link unwrapping and header lookups may fetch)")
+    var network: NetworkOptions
+
     func run() async throws {
-        let rules = try manifestOptions.loadRules()
-        let link: String
+        let rules = try await manifestOptions.loadRules(network: network)
+        let fetcher = network.fetcher(onlineByDefault: true)
+        let resolver = Resolver(rules: rules, engine: noScripts ? nil : ScriptEngine(fetcher: fetcher), fetcher: fetcher)
+        let resolution: Resolution
         do {
-            link = try LinkInput.normalize(url)
+            resolution = try await resolver.resolve(
+                url, ResolveRequest(runsScripts: !noScripts, timeLimit: network.timeLimit, trace: true))
         } catch {
             throw CommandFailure(message: "error: \(error.description)")
         }
-        let explanation = rules.explain(link)
         if json {
-            try JSONOutput.print(explanation)
+            try JSONOutput.print(resolution)
             return
         }
-        print("Input:     \(url)")
-        if link != url { print("Normalised: \(link)") }
-        for redirect in explanation.redirects where redirect.matchedAtStart {
-            print("Redirect rule \(redirect.rule) matches at the start → \(redirect.result ?? "(refused or not applied: an earlier rule decided)")")
+        print(ExplanationText.render(resolution, all: all))
+    }
+}
+
+/// The human-readable form of a traced resolution.
+enum ExplanationText {
+    static func render(_ resolution: Resolution, all: Bool) -> String {
+        var lines = ["Input:     \(resolution.input)"]
+        let trace = resolution.trace ?? ResolutionTrace()
+        for redirect in trace.redirects where redirect.verdict != .noMatch && redirect.verdict != .notTried {
+            let outcome = redirect.result.map { "→ \($0)" } ?? redirect.reason.map { "(\($0))" } ?? ""
+            lines.append("Redirect rule \(redirect.rule): \(redirect.verdict.rawValue) \(outcome)")
         }
-        print("Unwrapped: \(explanation.unwrapped)")
-        let candidates = explanation.actions.filter(\.candidate)
-        print("Prefilter: \(candidates.count) of \(explanation.actions.count) actions are candidates")
-        for trace in explanation.actions where trace.candidate || all {
-            let literals = trace.requiredLiterals.map { $0.prefix(6).joined(separator: " | ") + ($0.count > 6 ? " | …" : "") } ?? "(always confirmed)"
-            print("\n\(trace.rule) \(trace.title): \(trace.verdict)")
-            print("  regex:    \(trace.regex)")
-            print("  literals: \(literals)")
-            if let range = trace.matchRange { print("  match:    UTF-16 offset \(range[0]), length \(range[1])") }
-            for (index, group) in (trace.groups ?? []).enumerated() { print("  $\(index):       \(group ?? "(did not take part)")") }
-            for format in trace.formats { print("  → \(format.app): \(format.url ?? "(script must run)")") }
+        for step in resolution.steps where step.kind == .httpRedirect {
+            lines.append("HTTP redirect: \(step.from) → \(step.to)")
         }
-        print("\n\(explanation.openings.count) openings (\(explanation.openings.filter { $0.kind == .browser }.count) browsers).")
+        lines.append("Unwrapped: \(resolution.unwrapped)")
+        let candidates = trace.actions.filter { $0.verdict != .notCandidate }
+        lines.append("Prefilter: \(candidates.count) of \(trace.actions.count) actions are candidates")
+        let openingsByRule = Dictionary(resolution.openings.map { ($0.rule, $0) }, uniquingKeysWith: { first, _ in first })
+        for action in trace.actions where action.verdict != .notCandidate || all {
+            let literals = action.requiredLiterals.map { $0.prefix(6).joined(separator: " | ") + ($0.count > 6 ? " | …" : "") } ?? "(always confirmed)"
+            lines.append("")
+            lines.append("\(action.rule) \(action.title): \(action.verdict.rawValue)")
+            lines.append("  regex:    \(action.regex)")
+            lines.append("  literals: \(literals)")
+            if let range = action.matchRange { lines.append("  match:    UTF-16 offset \(range[0]), length \(range[1])") }
+            for (index, group) in (action.groups ?? []).enumerated() {
+                lines.append("  $\(index):       \(group ?? "(did not take part)")")
+            }
+            for rule in action.openings {
+                guard let opening = openingsByRule[rule] else { continue }
+                let url = opening.url ?? opening.error.map { "(no URL: \($0.message))" } ?? "(script not run)"
+                lines.append("  → \(opening.app?.identifier ?? "-"): \(url)")
+            }
+        }
+        let browsers = resolution.openings.count { $0.kind == .browser }
+        lines.append("")
+        lines.append("\(resolution.openings.count) openings (\(browsers) browsers).")
+        return lines.joined(separator: "\n")
     }
 }

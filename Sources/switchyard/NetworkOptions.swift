@@ -21,7 +21,7 @@ struct NetworkOptions: ParsableArguments {
     @Flag(help: "Let requests reach loopback and private addresses (local use and tests only).")
     var allowPrivateAddresses = false
 
-    @Option(help: ArgumentHelp("Wall-clock limit for each script run, in seconds.", valueName: "seconds"))
+    @Option(help: ArgumentHelp("Wall-clock limit of one resolution or test case, scripts and HTTP requests included, in seconds.", valueName: "seconds"))
     var timeout: Double = 15
 
     func validate() throws {
@@ -35,8 +35,8 @@ struct NetworkOptions: ParsableArguments {
         NetworkPolicy(allowPrivateAddresses: allowPrivateAddresses)
     }
 
-    /// The script time limit.
-    var scriptTimeLimit: Duration { .milliseconds(Int(timeout * 1000)) }
+    /// The time limit of one resolution (or test case).
+    var timeLimit: Duration { .milliseconds(Int(timeout * 1000)) }
 
     /// The fetcher to use, or nil when the command runs offline. `onlineByDefault`: resolve goes online unless told
     /// otherwise; test stays offline unless told otherwise.

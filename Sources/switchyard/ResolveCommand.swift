@@ -4,6 +4,7 @@ import Foundation
 import LinkMatching
 import LinkResolver
 import LinkRules
+import WebLinks
 
 /// `switchyard resolve URL`: every app action and browser that can open a link, with the native URL each produces.
 struct ResolveCommand: AsyncParsableCommand {
@@ -38,36 +39,31 @@ struct ResolveCommand: AsyncParsableCommand {
     func run() async throws {
         let rules = try await manifestOptions.loadRules(network: network)
         let fetcher = network.fetcher(onlineByDefault: true)
-        let resolver = Resolver(
-            rules: rules, scripts: noScripts ? nil : ScriptEngine(fetcher: fetcher, timeLimit: network.scriptTimeLimit),
-            fetcher: fetcher)
-        var options = ResolveOptions(platform: platform)
-        if let installed {
-            options.installedSchemes = Set(installed.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).lowercased() }.filter { !$0.isEmpty })
-        }
+        let resolver = Resolver(rules: rules, engine: noScripts ? nil : ScriptEngine(fetcher: fetcher), fetcher: fetcher)
+        let request = ResolveRequest(
+            installed: installed.map(InstalledApps.init(list:)), platform: platform, runsScripts: !noScripts,
+            timeLimit: network.timeLimit)
         if let batch {
-            try await resolveBatch(batch, resolver: resolver, options: options)
+            try await resolveBatch(batch, resolver: resolver, request: request)
             return
         }
         guard let url else { throw CommandFailure(message: "error: give a link to resolve, or --batch FILE") }
-        let link: String
+        let resolution: Resolution
         do {
-            link = try LinkInput.normalize(url)
+            resolution = try await resolver.resolve(url, request)
         } catch {
             throw CommandFailure(message: "error: \(error.description)")
         }
-        var resolution = await resolver.resolve(link, options: options, scriptBudget: network.scriptTimeLimit)
-        resolution.input = url
         if json {
-            try JSONOutput.print(ResolutionDocument(resolution))
+            try JSONOutput.print(resolution)
         } else {
             print(ResolutionTable.render(resolution))
         }
     }
 
-    /// One JSON object per input line, in order; a bad line gets `{"input", "error": {"code", "message"}}` and the
-    /// run goes on (a batch of a million links should not stop at one bad one).
-    private func resolveBatch(_ source: String, resolver: Resolver, options: ResolveOptions) async throws {
+    /// One JSON object per input line, in order; a refused line gets `{"input", "error": {"code", "message"}}` and
+    /// the run goes on (a batch of a million links should not stop at one bad one).
+    private func resolveBatch(_ source: String, resolver: Resolver, request: ResolveRequest) async throws {
         let handle: FileHandle
         if source == "-" {
             handle = FileHandle.standardInput
@@ -79,17 +75,9 @@ struct ResolveCommand: AsyncParsableCommand {
         }
         let encoder = JSONOutput.encoder(pretty: false)
         var output = Data()
-        for line in LineReader(handle) where !line.trimmingCharacters(in: .whitespaces).isEmpty {
-            let document: any Encodable
-            switch Result(catching: { () throws(LinkInputError) in try LinkInput.normalize(line) }) {
-            case .success(let link):
-                var resolution = await resolver.resolve(link, options: options, scriptBudget: network.scriptTimeLimit)
-                resolution.input = line
-                document = ResolutionDocument(resolution)
-            case .failure(let error):
-                document = BatchError(input: line, error: .init(code: error.code.rawValue, message: error.message))
-            }
-            output.append(try encoder.encode(document))
+        let lines = LineReader(handle).lazy.filter { !$0.trimmingCharacters(in: .whitespaces).isEmpty }
+        try await resolver.resolve(each: lines, request) { result in
+            output.append(try encoder.encode(result))
             output.append(0x0A)
             if output.count > 1 << 16 {
                 FileHandle.standardOutput.write(output)
@@ -98,16 +86,6 @@ struct ResolveCommand: AsyncParsableCommand {
         }
         FileHandle.standardOutput.write(output)
     }
-}
-
-/// The batch line for an input that was refused.
-struct BatchError: Encodable {
-    struct Detail: Encodable {
-        var code: String
-        var message: String
-    }
-    var input: String
-    var error: Detail
 }
 
 /// Reads lines from a file handle in chunks, without loading the whole input.
@@ -154,7 +132,7 @@ enum ResolutionTable {
             return lines.joined(separator: "\n")
         }
         let rows = resolution.openings.map { opening -> [String] in
-            let url = opening.url ?? (opening.needsScript ? "(script: run to get the URL)" : "(no URL: \(opening.scriptError ?? "none"))")
+            let url = opening.url ?? (opening.needsScript ? "(script: run to get the URL)" : "(no URL: \(opening.error?.message ?? "none"))")
             return [opening.kind.rawValue, opening.app?.name ?? "-", opening.title, url]
         }
         let headers = ["KIND", "APP", "ACTION", "URL"]

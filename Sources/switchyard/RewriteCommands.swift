@@ -30,8 +30,8 @@ enum ManifestRewriting {
 
     /// Runs the original's test cases on both rule sets (scripts that need the network are skipped on both).
     static func verify(original: RuleSet, rewritten: RuleSet, network: NetworkOptions) async throws -> EquivalenceReport {
-        let scripts = ScriptEngine(fetcher: network.fetcher(onlineByDefault: false), timeLimit: network.scriptTimeLimit)
-        let report = await ManifestEquivalence.check(original: original, rewritten: rewritten, scripts: scripts)
+        let engine = ScriptEngine(fetcher: network.fetcher(onlineByDefault: false))
+        let report = await ManifestEquivalence.check(original: original, rewritten: rewritten, engine: engine)
         guard report.isEquivalent else {
             for difference in report.differences.prefix(20) { Terminal.printError("  \(difference)") }
             throw CommandFailure(message: "error: \(report.summary); nothing was written", exitCode: 1)

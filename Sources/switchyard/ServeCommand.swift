@@ -1,5 +1,7 @@
 import ArgumentParser
 import Foundation
+import LinkResolver
+import LinkRules
 import LinkServer
 import Logging
 
@@ -43,19 +45,16 @@ struct ServeCommand: AsyncParsableCommand {
             handler.logLevel = level
             return handler
         }
-        let isURL = manifest.map { $0.hasPrefix("https://") || $0.hasPrefix("http://") } ?? false
-        if let manifest, !isURL, !FileManager.default.isReadableFile(atPath: manifest) {
-            throw CommandFailure(message: "\(manifest): error: no readable file at this path")
-        }
         let configuration = ServerConfiguration(
-            host: host, port: port, manifest: manifest.map { isURL ? .url($0) : .file($0) } ?? .bundled, reloadInterval: .milliseconds(Int(min(max(reloadInterval, 0.05), 86400) * 1000)),
+            host: host, port: port, manifest: ManifestSource(argument: manifest), reloadInterval: .milliseconds(Int(min(max(reloadInterval, 0.05), 86400) * 1000)),
             scriptBudget: .milliseconds(Int(min(max(scriptBudget, 0.1), 60) * 1000)), networkEnabled: !offline,
             allowPrivateAddresses: allowPrivateAddresses)
         let server: SwitchyardServer
         do {
             server = try await SwitchyardServer(configuration: configuration)
         } catch {
-            throw CommandFailure(message: "error: cannot serve these rules: \(error.description)")
+            for diagnostic in error.diagnostics { Terminal.printError(diagnostic.description) }
+            throw CommandFailure(message: error.description)
         }
         try await server.run { port in
             FileHandle.standardError.write(Data("switchyard: listening on http://\(configuration.host):\(port)/\n".utf8))

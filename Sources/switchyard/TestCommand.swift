@@ -34,16 +34,11 @@ struct TestCommand: AsyncParsableCommand {
     var network: NetworkOptions
 
     func run() async throws {
-        var manifestOptions = ManifestOptions()
-        manifestOptions.manifest = path
-        manifestOptions.lenient = lenient
-        let rules = try await manifestOptions.loadRules(network: network)
-        let scripts = ScriptEngine(fetcher: network.fetcher(onlineByDefault: false), timeLimit: network.scriptTimeLimit)
-        var runner = RuleTestRunner(rules: rules, scripts: scripts)
-        if let casesPath {
-            let cases = try ManifestOptions.load(path: casesPath, lenient: true)
-            runner = RuleTestRunner(rules: rules, cases: cases.manifest, scripts: scripts)
-        }
+        let rules = try await ManifestOptions.load(ManifestSource(argument: path), lenient: lenient, network: network)
+        var cases: RuleSet?
+        if let casesPath { cases = try await ManifestOptions.load(.file(casesPath), lenient: true, network: nil) }
+        let engine = ScriptEngine(fetcher: network.fetcher(onlineByDefault: false))
+        let runner = RuleTestRunner(rules: rules, cases: cases?.manifest, engine: engine, timeLimit: network.timeLimit)
         let started = ContinuousClock.now
         let live = progress && Terminal.standardErrorIsTerminal ? LiveProgress() : nil
         let report = await runner.run(progress: live.map { live in { live.update($0, done: $1, total: $2) } })

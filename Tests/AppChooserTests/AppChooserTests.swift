@@ -17,7 +17,7 @@ import Testing
     @Test(.enabled(if: SharedData.isAvailable, SharedData.skipReason))
     func choosyDataRendersTweetbotsProfileURL() throws {
         let catalog = try AppCatalog.bundled().merging(try AppCatalog.load(directory: try #require(SharedData.url("choosy"))))
-        let picker = AppPicker(catalog: catalog, installed: InstalledSchemes(["tweetbot", "twitter"]), store: nil)
+        let picker = AppPicker(catalog: catalog, installed: InstalledApps(["tweetbot", "twitter"]), store: nil)
         let model = try picker.model(appType: "twitter", action: "show_profile", parameters: ["profile_screenname": "KarlTheFog"])
         let tweetbot = try #require(model.choices.first { $0.app == "tweetbot" })
         // The empty optional callback_url pair is dropped.
@@ -68,27 +68,27 @@ import Testing
         let (_, path) = try Self.temporaryStore()
         defer { try? FileManager.default.removeItem(atPath: path) }
         let catalog = try AppCatalog.bundled()
-        let two = AppPicker(catalog: catalog, installed: InstalledSchemes(["maps", "comgooglemaps"]), store: try ChoicesStore(path: path))
+        let two = AppPicker(catalog: catalog, installed: InstalledApps(["maps", "comgooglemaps"]), store: try ChoicesStore(path: path))
         #expect(try two.model(appType: "maps", action: "search", parameters: ["query": "Zürich"]).showPicker)
         try two.setDefault(appType: "maps", app: "googlemaps")
         // A new store object on the same file (another process) sees the default.
-        let again = AppPicker(catalog: catalog, installed: InstalledSchemes(["maps", "comgooglemaps"]), store: try ChoicesStore(path: path))
+        let again = AppPicker(catalog: catalog, installed: InstalledApps(["maps", "comgooglemaps"]), store: try ChoicesStore(path: path))
         let model = try again.model(appType: "maps", action: "search", parameters: ["query": "Zürich"])
         #expect(!model.showPicker && model.defaultApp == "googlemaps")
         #expect(model.choices.first { $0.isDefault }?.url == "comgooglemaps://?q=Z%C3%BCrich")
         // Waze appears: the picker shows again, the old default still marked.
-        let three = AppPicker(catalog: catalog, installed: InstalledSchemes(["maps", "comgooglemaps", "waze"]), store: try ChoicesStore(path: path))
+        let three = AppPicker(catalog: catalog, installed: InstalledApps(["maps", "comgooglemaps", "waze"]), store: try ChoicesStore(path: path))
         let prompted = try three.model(appType: "maps", action: "search", parameters: [:])
         #expect(prompted.showPicker && prompted.reason.contains("new"))
         // The default disappears: the picker shows.
-        let gone = AppPicker(catalog: catalog, installed: InstalledSchemes(["maps"]), store: try ChoicesStore(path: path))
+        let gone = AppPicker(catalog: catalog, installed: InstalledApps(["maps"]), store: try ChoicesStore(path: path))
         #expect(try gone.model(appType: "maps", action: "search", parameters: [:]).showPicker)
         try again.reset(appType: "maps")
         #expect(try again.model(appType: "maps", action: "search", parameters: [:]).reason.contains("no default"))
     }
 
     @Test func unknownTypesAndActionsAreNamedErrors() throws {
-        let picker = AppPicker(catalog: try AppCatalog.bundled(), installed: InstalledSchemes(nil), store: nil)
+        let picker = AppPicker(catalog: try AppCatalog.bundled(), installed: EveryAppInstalled(), store: nil)
         #expect(throws: ChooserError.self) { try picker.model(appType: "fax", action: "send", parameters: [:]) }
         #expect(throws: ChooserError.self) { try picker.model(appType: "maps", action: "fly", parameters: [:]) }
     }
@@ -148,8 +148,8 @@ import Testing
         #expect(tweets.apps.map(\.key).prefix(3) == ["twitter", "tweetbot", "twitterrific"])
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("opener-choices-\(UUID().uuidString).sqlite").path
         defer { try? FileManager.default.removeItem(atPath: path) }
-        let picker = AppPicker(catalog: catalog, installed: InstalledSchemes(["tweetbot", "twitter"]), store: try ChoicesStore(path: path))
-        let resolution = rules.resolve("https://twitter.com/jack/status/20")
+        let picker = AppPicker(catalog: catalog, installed: InstalledApps(["tweetbot", "twitter"]), store: try ChoicesStore(path: path))
+        let resolution = try rules.resolve("https://twitter.com/jack/status/20")
         try picker.setDefault(appType: "/actions/0", app: "tweetbot")
         let model = try picker.model(for: resolution, appType: "/actions/0")
         #expect(model.choices.map(\.url) == ["twitter://status?id=20", "tweetbot:///status/20"])

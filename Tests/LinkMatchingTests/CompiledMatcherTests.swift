@@ -1,10 +1,12 @@
 import Foundation
+import HTTPTypes
 import LinkMatching
 import LinkResolver
 import LinkRules
 import SwitchyardBenchmarks
 import SwitchyardTestSupport
 import Testing
+import WebLinks
 
 /// The compiled matcher must give exactly the naive loop's openings (order included), on every input.
 @Suite struct CompiledMatcherTests {
@@ -15,9 +17,9 @@ import Testing
     @Test(.enabled(if: SharedData.isAvailable, SharedData.skipReason))
     func compiledMatcherEqualsNaiveLoopOnTwentyThousandLinks() throws {
         let rules = try Self.v5Rules()
-        let corpus = LinkCorpus.make(for: rules, generated: 20_000)
+        let corpus = LinkCorpus.make(for: rules, generated: 20_000).compactMap { try? Link($0) }
         #expect(corpus.count >= 21_000)
-        var mismatches: [String] = []
+        var mismatches: [Link] = []
         for link in corpus where rules.naiveOpenings(for: link) != rules.openings(for: link) {
             mismatches.append(link)
         }
@@ -27,11 +29,11 @@ import Testing
     @Test(.enabled(if: SharedData.isAvailable, SharedData.skipReason))
     func compiledMatcherEqualsNaiveLoopWithFiltersAndHeaders() throws {
         let rules = try Self.v5Rules()
-        let corpus = Array(LinkCorpus.make(for: rules, generated: 500).prefix(2_000))
+        let corpus = LinkCorpus.make(for: rules, generated: 500).prefix(2_000).compactMap { try? Link($0) }
         let variants = [
-            ResolveOptions(installedSchemes: ["twitter", "tweetbot", "googlechrome", "youtube"]),
-            ResolveOptions(platform: .pad),
-            ResolveOptions(headers: [("X-Tumblr-User", "someblog"), ("Content-Type", "text/html")]),
+            MatchOptions(installed: InstalledApps(["twitter", "tweetbot", "googlechrome", "youtube"])),
+            MatchOptions(platform: .pad),
+            MatchOptions(headers: [HTTPField.Name("X-Tumblr-User")!: "someblog", .contentType: "text/html"]),
         ]
         for options in variants {
             for link in corpus {
@@ -41,13 +43,20 @@ import Testing
     }
 
     @Test(arguments: [
-        "https://example.com/😀/123", "https://TWITTER.com/jack/status/1", "https://twitter.com/jack\nnext",
+        "https://example.com/😀/123", "https://TWITTER.com/jack/status/1", "https://twitter.com/jack/",
         "https://x.com/a?url=https://twitter.com/jack/status/2", "http://www.youtube.com/watch?v=abc&t=1",
-        "https://twitteK.com/", "ftp://twitter.com/jack", "", "https://",
+        "https://twitteK.com/", "ftp://twitter.com/jack", "https://a/",
     ])
-    func awkwardInputsMatchTheNaiveLoop(link: String) throws {
+    func awkwardInputsMatchTheNaiveLoop(text: String) throws {
         let rules = try RuleSet.load(Self.awkwardManifest)
+        let link = try Link(text)
         #expect(rules.naiveOpenings(for: link) == rules.openings(for: link))
+    }
+
+    /// Text that is not a link never reaches the matcher: the normaliser refuses it first.
+    @Test(arguments: ["https://twitter.com/jack\nnext", "", "https://", "twitter.com/jack"])
+    func textThatIsNotALinkIsRefusedBeforeMatching(text: String) {
+        #expect(throws: LinkError.self) { try Link(text) }
     }
 
     static let awkwardManifest = """
@@ -72,8 +81,9 @@ import Testing
     func repeatedEndAnchorsMatchTheNaiveLoop(regex: String) throws {
         let rules = try RuleSet.load(#"{"apps": [{"identifier": "a", "name": "A", "scheme": "a"}], "actions": [{"regex": "\#(regex)", "formats": [{"appId": "a", "format": "a://x"}]}], "previews": [{"regex": "\#(regex)", "format": "https://p/x"}]}"#)
         #expect(rules.errors.isEmpty, "\(rules.errors)")
-        let openings = rules.openings(for: "xab")
-        #expect(openings == rules.naiveOpenings(for: "xab"))
+        let link = try Link("x:xab")
+        let openings = rules.openings(for: link)
+        #expect(openings == rules.naiveOpenings(for: link))
         #expect(openings.map(\.kind) == [.action, .preview])
     }
 
@@ -84,7 +94,7 @@ import Testing
         let regex = #"deviantart\\.com(.|/gallery)?$"#
         let rules = try RuleSet.load(#"{"apps": [{"identifier": "a", "name": "A", "scheme": "a"}], "actions": [{"regex": "\#(regex)", "formats": [{"appId": "a", "format": "a://x"}]}]}"#)
         #expect(rules.actionLiterals.map(\.literals) == [["deviantart.com"]])
-        let link = "http://eving-1.deviantart.com/gallery"
+        let link = try Link("http://eving-1.deviantart.com/gallery")
         #expect(rules.openings(for: link) == rules.naiveOpenings(for: link))
         #expect(rules.openings(for: link).count == 1)
     }
@@ -109,16 +119,16 @@ import Testing
         #expect(rules.diagnostics.contains { $0.code == "W_REDOS_SUSPECT" })
         let budget = MatchBudget(perRegex: .milliseconds(50), perResolution: .milliseconds(250))
         let clock = ContinuousClock()
-        for link in [String(repeating: "a", count: 40) + "!", "https://1.2.3.4.5.6.7.8.9.10.11.12.13.14.15.16.17.18.19.20.webex.com/a"] {
+        for link in ["a:" + String(repeating: "a", count: 40) + "!", "https://1.2.3.4.5.6.7.8.9.10.11.12.13.14.15.16.17.18.19.20.webex.com/a"] {
             let start = clock.now
-            let resolution = rules.resolve(link, options: ResolveOptions(includeBrowsers: false, budget: budget))
+            let resolution = try rules.resolve(link, options: MatchOptions(includeBrowsers: false, budget: budget))
             let elapsed = clock.now - start
             #expect(elapsed < budget.perResolution + .milliseconds(50), "\(link) took \(elapsed)")
             #expect(!resolution.timedOutRules.isEmpty)
         }
         // The next resolution is unaffected and ordinary rules still answer.
-        let ok = rules.resolve("xaaab", options: ResolveOptions(includeBrowsers: false, budget: budget))
-        #expect(ok.openings.map(\.url) == ["xa://ok/b"])
+        let ok = try rules.resolve("x:aaab", options: MatchOptions(includeBrowsers: false, budget: budget))
+        #expect(ok.openings.map(\.url) == ["x:a://ok/b"])
     }
 
     /// One runaway regex is stopped at its own limit (not only the resolution's), on ASCII links (ICU's C API on
@@ -131,9 +141,9 @@ import Testing
         let rules = try RuleSet.load(manifest)
         let budget = MatchBudget(perRegex: .milliseconds(30), perResolution: .seconds(5))
         let clock = ContinuousClock()
-        for link in [String(repeating: "a", count: 60) + "!", "é" + String(repeating: "a", count: 60) + "!"] {
+        for link in ["a:" + String(repeating: "a", count: 60) + "!", "a:é" + String(repeating: "a", count: 60) + "!"] {
             let start = clock.now
-            let resolution = rules.resolve(link, options: ResolveOptions(includeBrowsers: false, budget: budget))
+            let resolution = try rules.resolve(link, options: MatchOptions(includeBrowsers: false, budget: budget))
             let elapsed = clock.now - start
             #expect(elapsed < budget.perRegex + .milliseconds(50), "\(link.prefix(3)) took \(elapsed)")
             #expect(resolution.timedOutRules == ["/actions/0"])
@@ -147,7 +157,7 @@ import Testing
         let link = "https://" + (1...30).map(String.init).joined(separator: ".") + ".webex.com/a"
         let clock = ContinuousClock()
         let start = clock.now
-        _ = rules.resolve(link)
+        _ = try rules.resolve(link)
         #expect(clock.now - start < .milliseconds(300))
     }
 }

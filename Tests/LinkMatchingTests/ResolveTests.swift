@@ -4,6 +4,7 @@ import LinkRules
 import SwitchyardBenchmarks
 import SwitchyardTestSupport
 import Testing
+import WebLinks
 
 /// `RuleSet.resolve`: template semantics (ICU, as Opener renders them), the order of openings, and the filters.
 @Suite struct ResolveTests {
@@ -108,7 +109,7 @@ import Testing
     func rendersTemplatesWithICUSemantics(_ testCase: TemplateCase) throws {
         let rules = try RuleFixture.single(regex: testCase.regex, format: testCase.format)
         #expect(rules.diagnostics.isEmpty, "\(rules.diagnostics)")
-        let openings = rules.resolve(testCase.input).openings.filter { $0.kind == .action }
+        let openings = try rules.resolve(testCase.input).openings.filter { $0.kind == .action }
         if let expected = testCase.expected {
             #expect(openings.map(\.url) == [expected])
             #expect(openings.first?.needsScript == false)
@@ -118,16 +119,18 @@ import Testing
             #expect(openings.isEmpty)
         }
         // The naive loop (stringByReplacingMatches) is the reference for every case.
-        #expect(rules.naiveOpenings(for: testCase.input) == rules.openings(for: testCase.input))
+        let link = try Link(testCase.input)
+        #expect(rules.naiveOpenings(for: link) == rules.openings(for: link))
     }
 
     @Test func refusesARenderedURLWithAForbiddenScheme() throws {
         let rules = try RuleFixture.single(regex: #"https?://j\.example/\?u=(.*)$"#, format: "$1")
-        let openings = rules.resolve("https://j.example/?u=JavaScript:alert(1)").openings
+        let openings = try rules.resolve("https://j.example/?u=JavaScript:alert(1)").openings
         #expect(openings.count == 1)
         #expect(openings.first?.url == nil)
-        #expect(openings.first?.scriptError?.contains("forbidden scheme") == true)
-        #expect(rules.resolve("https://j.example/?u=alpha://ok").openings.map(\.url) == ["alpha://ok"])
+        #expect(openings.first?.error?.code == "E_UNSAFE_OUTPUT")
+        #expect(openings.first?.error?.message.contains("forbidden scheme") == true)
+        #expect(try rules.resolve("https://j.example/?u=alpha://ok").openings.map(\.url) == ["alpha://ok"])
     }
 
     static let orderRules = #"""
@@ -158,7 +161,7 @@ import Testing
     @Test func listsActionsByFormatInManifestOrderThenBrowsersThenPreviews() throws {
         let rules = try Self.orderedRules()
         #expect(rules.errors.isEmpty, "\(rules.errors)")
-        let openings = rules.resolve("https://o.example/abc").openings
+        let openings = try rules.resolve("https://o.example/abc").openings
         #expect(openings.map(\.kind) == [.action, .action, .action, .action, .action, .browser, .browser, .preview])
         #expect(
             openings.map { $0.app?.identifier } == [
@@ -189,18 +192,18 @@ import Testing
         let openings = try Self.orderedRules().resolve("https://o.example/abc").openings
         let scripted = openings.filter(\.needsScript)
         #expect(scripted.map { $0.app?.identifier } == ["alpha", "abrowser"])
-        #expect(scripted.allSatisfy { $0.url == nil && $0.scriptError == nil })
+        #expect(scripted.allSatisfy { $0.url == nil && $0.error == nil })
     }
 
     @Test func leavesOutBrowsersAndPreviewsWhenAsked() throws {
-        let options = ResolveOptions(includeBrowsers: false, includePreviews: false)
+        let options = MatchOptions(includeBrowsers: false, includePreviews: false)
         let openings = try Self.orderedRules().resolve("https://o.example/abc", options: options).openings
         #expect(openings.allSatisfy { $0.kind == .action })
         #expect(openings.count == 5)
     }
 
     @Test func listsOnlyInstalledSchemes() throws {
-        let options = ResolveOptions(installedSchemes: ["alpha", "abrowser"])
+        let options = MatchOptions(installed: InstalledApps(["alpha", "abrowser"]))
         let openings = try Self.orderedRules().resolve("https://o.example/abc", options: options).openings
         #expect(openings.map { $0.app?.identifier } == ["alpha", "alpha", "abrowser", nil])
     }
@@ -210,7 +213,7 @@ import Testing
         (Platform.pad, ["beta", "alpha", "alpha", "padonly"]),
     ])
     func dropsAppsLimitedToTheOtherPlatform(platform: Platform, expected: [String]) throws {
-        let options = ResolveOptions(platform: platform, includeBrowsers: false, includePreviews: false)
+        let options = MatchOptions(platform: platform, includeBrowsers: false, includePreviews: false)
         let openings = try Self.orderedRules().resolve("https://o.example/abc", options: options).openings
         #expect(openings.map { $0.app?.identifier ?? "-" } == expected)
     }

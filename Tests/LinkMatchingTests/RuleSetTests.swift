@@ -1,9 +1,11 @@
+import HTTPTypes
 import LinkMatching
 import LinkResolver
 import LinkRules
 import SwitchyardBenchmarks
 import SwitchyardTestSupport
 import Testing
+import WebLinks
 
 /// Compiling a manifest into a `RuleSet`: regex and template checks with located diagnostics, and headers actions.
 @Suite struct RuleSetTests {
@@ -22,7 +24,7 @@ import Testing
         #expect(diagnostic.file == "fixture.json")
         #expect(diagnostic.position != nil)
         #expect(diagnostic.message.contains(#""(""#))
-        #expect(rules.resolve("ok(").openings.filter { $0.kind == .action }.map(\.url) == ["beta://ok("])
+        #expect(try rules.resolve("x:ok(").openings.filter { $0.kind == .action }.map(\.url) == ["x:beta://ok("])
     }
 
     @Test func reportsAGroupReferenceBeyondTheGroupsAndLeavesTheFormatOut() throws {
@@ -37,7 +39,7 @@ import Testing
         #expect(diagnostic.severity == .error)
         #expect(diagnostic.pointer == "/actions/0/formats/0/format")
         #expect(diagnostic.message.contains("$3"))
-        #expect(rules.resolve("https://g.example/x").openings.map(\.url) == ["beta://x"])
+        #expect(try rules.resolve("https://g.example/x").openings.map(\.url) == ["beta://x"])
     }
 
     @Test func warnsThatICUReadsDollarTwentyTwoAsGroupTwoAndADigit() throws {
@@ -47,15 +49,15 @@ import Testing
         #expect(rules.diagnostics.first?.pointer == "/actions/0/formats/0/format")
         #expect(rules.errors.isEmpty)
         // ICU: group 2 ("y") followed by the literal "2".
-        #expect(rules.resolve("https://a.example/xyz").openings.map(\.url) == ["alpha://y2"])
-        #expect(rules.naiveOpenings(for: "https://a.example/xyz").map(\.url) == ["alpha://y2"])
+        #expect(try rules.resolve("https://a.example/xyz").openings.map(\.url) == ["alpha://y2"])
+        #expect(rules.naiveOpenings(for: try Link("https://a.example/xyz")).map(\.url) == ["alpha://y2"])
     }
 
     @Test func takesTwoDigitGroupsWhenTheyExist() throws {
         let regex = "(a)(b)(c)(d)(e)(f)(g)(h)(i)(j)(k)(l)"
         let rules = try RuleFixture.single(regex: regex, format: "alpha://$12-$1")
         #expect(rules.diagnostics.isEmpty, "\(rules.diagnostics)")
-        #expect(rules.resolve("abcdefghijkl").openings.map(\.url) == ["alpha://l-a"])
+        #expect(try rules.resolve("x:abcdefghijkl").openings.map(\.url) == ["x:alpha://l-a"])
     }
 
     @Test(arguments: [#"(a+)+$"#, #"(?:.+\.)+example\.com"#, #"(\w*)*x"#])
@@ -74,10 +76,10 @@ import Testing
 
     @Test func stopsACatastrophicRegexAtTheBudgetInsteadOfHanging() throws {
         let rules = try RuleFixture.single(regex: #"^(a+)+$"#, format: "alpha://x")
-        let input = String(repeating: "a", count: 40) + "!"
-        let options = ResolveOptions(budget: MatchBudget(perRegex: .milliseconds(20), perResolution: .milliseconds(50)))
+        let input = String(repeating: "a", count: 40) + ":!"
+        let options = MatchOptions(budget: MatchBudget(perRegex: .milliseconds(20), perResolution: .milliseconds(50)))
         let start = ContinuousClock.now
-        let resolution = rules.resolve(input, options: options)
+        let resolution = try rules.resolve(input, options: options)
         #expect(ContinuousClock.now - start < .seconds(2))
         #expect(resolution.openings.isEmpty)
         #expect(resolution.timedOutRules == ["/actions/0"])
@@ -95,18 +97,18 @@ import Testing
     @Test func matchesHeadersActionsAgainstTheLinkAndCompactHeadersJSON() throws {
         let rules = try RuleFixture.rules(actions: Self.headerActions)
         #expect(rules.errors.isEmpty, "\(rules.errors)")
-        let options = ResolveOptions(
-            headers: [("Content-Type", "text/html"), ("X-Blog", "someblog")],
+        let options = MatchOptions(
+            headers: [.contentType: "text/html", HTTPField.Name("X-Blog")!: "someblog"],
             includeBrowsers: false
         )
-        let openings = rules.resolve("https://blog.example/post1", options: options).openings
+        let openings = try rules.resolve("https://blog.example/post1", options: options).openings
         #expect(openings.map(\.url) == ["alpha://blog/someblog"])
-        #expect(rules.naiveOpenings(for: "https://blog.example/post1", options: options) == openings)
+        #expect(rules.naiveOpenings(for: try Link("https://blog.example/post1"), options: options) == openings)
     }
 
     @Test func matchesHeadersActionsAgainstTheLinkAloneWithoutHeaders() throws {
         let rules = try RuleFixture.rules(actions: Self.headerActions)
-        let openings = rules.resolve("https://blog.example/post1").openings
+        let openings = try rules.resolve("https://blog.example/post1").openings
         #expect(openings.map(\.url) == ["beta://post/post1"])
     }
 
@@ -116,8 +118,8 @@ import Testing
                 [{"regex": "\\n(\\{.*\\})$", "headers": true, "formats": [{"appId": "alpha", "format": "alpha://h?$1"}]}]
                 """#
         )
-        let options = ResolveOptions(headers: [("X-Quote", #"say "hi"\"#)], includeBrowsers: false)
-        let openings = rules.resolve("https://h.example/", options: options).openings
+        let options = MatchOptions(headers: [HTTPField.Name("X-Quote")!: #"say "hi"\"#], includeBrowsers: false)
+        let openings = try rules.resolve("https://h.example/", options: options).openings
         #expect(openings.map(\.url) == [#"https://h.example/alpha://h?{"X-Quote":"say \"hi\"\\"}"#])
     }
 

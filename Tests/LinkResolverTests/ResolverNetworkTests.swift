@@ -40,13 +40,14 @@ import Testing
     }
 
     static let loopback = NetworkPolicy(allowPrivateAddresses: true)
+    static let noBrowsers = ResolveRequest(includeBrowsers: false)
 
     @Test func scriptThatFetchesRenders() async throws {
         let server = try await Self.startServer()
         defer { Task { await server.stop() } }
         let fetcher = LiveFetcher(policy: Self.loopback)
-        let resolver = Resolver(rules: try Self.rules(port: server.port), scripts: ScriptEngine(fetcher: fetcher), fetcher: fetcher)
-        let resolution = await resolver.resolve(server.url("/item/7"), options: ResolveOptions(includeBrowsers: false))
+        let resolver = Resolver(rules: try Self.rules(port: server.port), engine: ScriptEngine(fetcher: fetcher), fetcher: fetcher)
+        let resolution = try await resolver.resolve(server.url("/item/7"), Self.noBrowsers)
         #expect(resolution.openings.first?.url == "app://item/seven?title=Lucky%20%26%20Seven")
     }
 
@@ -57,28 +58,28 @@ import Testing
         let rules = try Self.rules(port: server.port)
         let link = server.url("/item/7")
         let recorder = RecordingFetcher(wrapping: LiveFetcher(policy: Self.loopback), directory: fixtures)
-        let recorded = await Resolver(rules: rules, scripts: ScriptEngine(fetcher: recorder), fetcher: recorder)
-            .resolve(link, options: ResolveOptions(includeBrowsers: false))
+        let recorded = try await Resolver(rules: rules, engine: ScriptEngine(fetcher: recorder), fetcher: recorder)
+            .resolve(link, Self.noBrowsers)
         await server.stop()
         let replayer = ReplayingFetcher(directory: fixtures)
-        let replayed = await Resolver(rules: rules, scripts: ScriptEngine(fetcher: replayer), fetcher: replayer)
-            .resolve(link, options: ResolveOptions(includeBrowsers: false))
+        let replayed = try await Resolver(rules: rules, engine: ScriptEngine(fetcher: replayer), fetcher: replayer)
+            .resolve(link, Self.noBrowsers)
         #expect(recorded.openings.first?.url == "app://item/seven?title=Lucky%20%26%20Seven")
         #expect(replayed.openings == recorded.openings)
-        // And the runner's view of the same script: offline it needs the network; replaying it passes.
-        let offline = await ScriptEngine(fetcher: nil).evaluate(try #require(rules.manifest.actions.first?.formats.first?.fields.script2), legacy: false, input: link, rule: "r")
-        #expect(offline == .unavailable(reason: "needs network"))
+        // Offline, the same script needs the network.
+        let offline = try await Resolver(rules: rules, engine: ScriptEngine(fetcher: nil), fetcher: nil).resolve(link, Self.noBrowsers)
+        #expect(offline.openings.first?.error?.code == "E_NEEDS_NETWORK")
     }
 
     @Test func privateAddressesAreRefusedByDefault() async throws {
         let server = try await Self.startServer()
         defer { Task { await server.stop() } }
         let fetcher = LiveFetcher()  // the standard policy
-        let resolver = Resolver(rules: try Self.rules(port: server.port), scripts: ScriptEngine(fetcher: fetcher), fetcher: fetcher)
-        let resolution = await resolver.resolve(server.url("/item/7"), options: ResolveOptions(includeBrowsers: false))
+        let resolver = Resolver(rules: try Self.rules(port: server.port), engine: ScriptEngine(fetcher: fetcher), fetcher: fetcher)
+        let resolution = try await resolver.resolve(server.url("/item/7"), Self.noBrowsers)
         let opening = try #require(resolution.openings.first)
         #expect(opening.url == nil)
-        #expect(opening.scriptError?.contains("E_SSRF_BLOCKED") == true, "\(opening.scriptError ?? "")")
+        #expect(opening.error?.code == "E_SSRF_BLOCKED", "\(String(describing: opening.error))")
         #expect(server.requestCount == 0)
     }
 
@@ -86,10 +87,10 @@ import Testing
         let server = try await Self.startServer()
         defer { Task { await server.stop() } }
         let fetcher = LiveFetcher(policy: Self.loopback)
-        let resolver = Resolver(rules: try Self.rules(port: server.port), scripts: nil, fetcher: fetcher)
-        let resolution = await resolver.resolve(server.url("/short"), options: ResolveOptions(includeBrowsers: false))
+        let resolver = Resolver(rules: try Self.rules(port: server.port), engine: nil, fetcher: fetcher)
+        let resolution = try await resolver.resolve(server.url("/short"), Self.noBrowsers)
         #expect(resolution.unwrapped == server.url("/final/done"))
-        #expect(resolution.steps.map(\.kind) == ["http-redirect", "http-redirect"])
+        #expect(resolution.steps.map(\.kind) == [.httpRedirect, .httpRedirect])
         #expect(resolution.openings.map(\.url) == ["app://final/done"])
     }
 
@@ -97,24 +98,24 @@ import Testing
         let server = try await Self.startServer()
         defer { Task { await server.stop() } }
         let fetcher = LiveFetcher(policy: Self.loopback)
-        let resolver = Resolver(rules: try Self.rules(port: server.port), scripts: nil, fetcher: fetcher)
-        let resolution = await resolver.resolve(server.url("/blog/post"), options: ResolveOptions(includeBrowsers: false))
+        let resolver = Resolver(rules: try Self.rules(port: server.port), engine: nil, fetcher: fetcher)
+        let resolution = try await resolver.resolve(server.url("/blog/post"), Self.noBrowsers)
         #expect(resolution.openings.map(\.url) == ["tumbl://blog/karlsblog"])
         // No HEAD request is made for links no headers rule could match.
         let before = server.requests.filter { $0.method == "HEAD" }.count
-        _ = await resolver.resolve(server.url("/final/done"), options: ResolveOptions(includeBrowsers: false))
+        _ = try await resolver.resolve(server.url("/final/done"), Self.noBrowsers)
         #expect(server.requests.filter { $0.method == "HEAD" }.count == before)
     }
 
     @Test func runawayScriptTimesOutAndTheNextResolutionWorks() async throws {
         let rules = try Self.rules(port: 9)
-        let resolver = Resolver(rules: rules, scripts: ScriptEngine(fetcher: nil, timeLimit: .milliseconds(500)), fetcher: nil)
+        let resolver = Resolver(rules: rules, engine: ScriptEngine(fetcher: nil), fetcher: nil)
         let clock = ContinuousClock()
         let start = clock.now
-        let spun = await resolver.resolve("http://127.0.0.1:9/spin", options: ResolveOptions(includeBrowsers: false))
+        let spun = try await resolver.resolve("http://127.0.0.1:9/spin", ResolveRequest(includeBrowsers: false, timeLimit: .milliseconds(500)))
         #expect(clock.now - start < .milliseconds(500) + .seconds(1))
-        #expect(spun.openings.first?.scriptError?.contains("E_SCRIPT_TIMEOUT") == true)
-        let next = await resolver.resolve("http://127.0.0.1:9/final/abc", options: ResolveOptions(includeBrowsers: false))
+        #expect(spun.openings.first?.error?.code == "E_SCRIPT_TIMEOUT")
+        let next = try await resolver.resolve("http://127.0.0.1:9/final/abc", Self.noBrowsers)
         #expect(next.openings.map(\.url) == ["app://final/abc"])
     }
 }

@@ -97,51 +97,72 @@ import Testing
         let report = await RuleTestRunner(rules: rules).run()
         #expect(report.results.map(\.kind) == [.browser, .browser, .redirect, .redirect])
         #expect(report.results.map(\.status) == [.passed, .passed, .passed, .failed])
-        #expect(report.results.last?.actual == "x")
+        // "x" is not a link, so the rule does not apply and the link stays as it was.
+        #expect(report.results.last?.actual == "https://go.example/?to=x")
         #expect(
             report.results[2].location
                 == "/redirects/https?:~1~1go\\.example~1.*$/tests/https:~1~1go.example~1?to=https%3A%2F%2Fa.example%2F"
         )
     }
 
-    // MARK: Script evaluators
+    // MARK: Scripts, through the resolver's engine
 
-    /// A fake evaluator that answers from a table keyed by input, recording what it was asked.
-    struct FakeScripts: ScriptEvaluating {
-        var answers: [String: ScriptEvaluation]
+    /// One action whose script answers by input: a URL for `/one`, the network for `/net` (offline: needs it), an
+    /// exception for `/throw`.
+    static let scripted = #"""
+        [{"title": "Scripted", "regex": "https?://s\\.example/(\\w+)$",
+          "testInputs": ["https://s.example/one", "https://s.example/net", "https://s.example/throw", "https://other.example/"],
+          "formats": [
+            {"appId": "alpha", "script2": "function process(url, done) { if (/one$/.test(url)) done('alpha://one'); else if (/net$/.test(url)) done(httpRequest(url)); else throw new Error('nope'); }",
+             "testResults": ["alpha://one", "alpha://net", "alpha://throw", null]}
+          ]}]
+        """#
 
-        func evaluate(_ source: String, legacy: Bool, input: String, rule: String) async -> ScriptEvaluation {
-            guard rule == "/actions/0/formats/2", !legacy, source.contains("process") else {
-                return .failed(reason: "unexpected call for \(rule)")
-            }
-            return answers[input] ?? .failed(reason: "no answer for \(input)")
-        }
-    }
-
-    @Test func mapsScriptEvaluationsToPassedSkippedAndFailed() async throws {
-        let scripts = FakeScripts(answers: [
-            "https://r.example/one": .completed("phoneonly://x"),
-            "https://r.example/two": .unavailable(reason: "offline"),
-        ])
-        let report = await RuleTestRunner(rules: try Self.rules(), scripts: scripts).run()
+    @Test func runsScriptCasesThroughTheResolversEngine() async throws {
+        let rules = try RuleFixture.rules(actions: Self.scripted)
+        let report = await RuleTestRunner(rules: rules, engine: ScriptEngine(fetcher: nil)).run()
         let scripted = report.results.filter { $0.kind == .script }
-        #expect(scripted.map(\.status) == [.passed, .skipped, .passed])
-        #expect(scripted[0].actual == "phoneonly://x")
-        #expect(scripted[1].reason == "offline")
-        // The third input does not match the regex: the script is not run, and no URL was expected.
+        #expect(scripted.map(\.status) == [.passed, .skipped, .failed, .passed])
+        #expect(scripted[0].actual == "alpha://one")
+        #expect(scripted[1].reason == "needs network")
         #expect(scripted[2].actual == nil)
+        #expect(scripted[2].reason?.contains("nope") == true, "\(scripted[2].reason ?? "")")
+        #expect(scripted[2].reason?.contains("E_SCRIPT_EXCEPTION") == true)
+        // The last input does not match the regex: the script is not run, and no URL was expected.
+        #expect(scripted[3].actual == nil)
     }
 
-    @Test func reportsAFailedScriptWithItsReason() async throws {
-        let scripts = FakeScripts(answers: [
-            "https://r.example/one": .failed(reason: "timed out after 100 ms"),
-            "https://r.example/two": .completed("phoneonly://not-y"),
-        ])
-        let report = await RuleTestRunner(rules: try Self.rules(), scripts: scripts).run()
-        let scripted = report.results.filter { $0.kind == .script }
-        #expect(scripted.map(\.status).prefix(2) == [.failed, .failed])
-        #expect(scripted[0].reason == "timed out after 100 ms")
-        #expect(scripted[0].actual == nil)
-        #expect(scripted[1].actual == "phoneonly://not-y")
+    @Test func aScriptCaseStopsAtTheCasesTimeLimit() async throws {
+        let rules = try RuleFixture.rules(
+            actions: #"""
+                [{"regex": "https?://spin\\.example/", "testInputs": ["https://spin.example/"],
+                  "formats": [{"appId": "alpha", "script2": "function process(u, c) { while (true) {} }", "testResults": [null]}]}]
+                """#)
+        let clock = ContinuousClock()
+        let start = clock.now
+        let report = await RuleTestRunner(rules: rules, engine: ScriptEngine(fetcher: nil), timeLimit: .milliseconds(300)).run()
+        #expect(clock.now - start < .seconds(2))
+        let result = try #require(report.results.first)
+        #expect(result.status == .passed, "a script that gives no URL passes a null expectation")
+        let failing = try RuleFixture.rules(
+            actions: #"""
+                [{"regex": "https?://spin\\.example/", "testInputs": ["https://spin.example/"],
+                  "formats": [{"appId": "alpha", "script2": "function process(u, c) { while (true) {} }", "testResults": ["alpha://x"]}]}]
+                """#)
+        let timedOut = await RuleTestRunner(rules: failing, engine: ScriptEngine(fetcher: nil), timeLimit: .milliseconds(300)).run()
+        #expect(timedOut.results.first?.reason?.contains("E_SCRIPT_TIMEOUT") == true)
+    }
+
+    @Test func aTemplateWhoseOutputIsUnsafeFailsWithTheOutputCheck() async throws {
+        let rules = try RuleFixture.rules(
+            actions: #"""
+                [{"regex": "https?://u\\.example/(.*)$", "testInputs": ["https://u.example/javascript:alert(1)"],
+                  "formats": [{"appId": "alpha", "format": "alpha://open", "testResults": ["alpha://open"]},
+                              {"appId": "beta", "format": "$1", "testResults": ["javascript:alert(1)"]}]}]
+                """#)
+        let report = await RuleTestRunner(rules: rules).run()
+        #expect(report.results.map(\.status) == [.passed, .failed])
+        #expect(report.results[1].actual == nil)
+        #expect(report.results[1].reason?.contains("javascript") == true, "\(report.results[1].reason ?? "")")
     }
 }

@@ -1,54 +1,67 @@
 import LinkMatching
 import LinkResolver
 import LinkScripts
+import SwitchyardTestSupport
 import Testing
 
 /// A script stopped at its time limit too often is set aside for a while, so hostile links cannot keep the
-/// JavaScriptCore workers busy with it; other scripts are not affected, and it runs again after the cooldown.
+/// JavaScriptCore workers busy with it; other scripts are not affected, and it runs again after the cooldown. The
+/// policy's windows and cooldowns run on an injected clock the tests move; each run's own limit is real time.
 struct RunawayPolicyTests {
     static let loop = "function process(url, completionHandler) { while (true) {} }"
     static let fine = "function process(url, completionHandler) { completionHandler('app://' + url.length) }"
 
+    /// Runs `source` once with a time limit, as a resolution would.
+    static func run(
+        _ engine: ScriptEngine, _ source: String, input: String = "https://a.example/", limit: Duration,
+        rule: String = "/actions/0/formats/0"
+    ) async throws -> Result<String?, ScriptError> {
+        let script = try engine.runner.compile(source, kind: .script2, name: rule)
+        return await engine.run(script, input: input, deadline: .now + limit)
+    }
+
     @Test func aScriptStoppedTooOftenIsSetAsideThenRunsAgain() async throws {
+        let clock = ManualClock()
         let engine = ScriptEngine(
-            fetcher: nil, timeLimit: .milliseconds(100),
-            runaways: RunawayPolicy(stops: 2, window: .seconds(60), cooldown: .milliseconds(600)))
-        let clock = ContinuousClock()
+            fetcher: nil, runaways: RunawayPolicy(stops: 2, window: .seconds(60), cooldown: .seconds(30)), clock: clock)
         for _ in 0..<2 {
-            let result = await engine.run(Self.loop, legacy: false, input: "https://a.example/", rule: "/actions/0/formats/0")
-            #expect(result.failure?.code == .timeout)
+            #expect(try await Self.run(engine, Self.loop, limit: .milliseconds(100)).failure?.code == .timeout)
         }
         // The third run is refused at once instead of holding a worker for another 100 ms.
-        let start = clock.now
-        let refused = await engine.run(Self.loop, legacy: false, input: "https://a.example/", rule: "/actions/0/formats/0")
-        #expect(clock.now - start < .milliseconds(50))
+        let wall = ContinuousClock()
+        let start = wall.now
+        let refused = try await Self.run(engine, Self.loop, limit: .milliseconds(100))
+        #expect(wall.now - start < .milliseconds(50))
         #expect(refused.failure?.code == .quarantined)
         #expect(refused.failure?.description.contains("/actions/0/formats/0") == true)
+        #expect(refused.failure?.description.contains("set aside for 30 s more") == true)
         // Another script runs as usual meanwhile.
-        let other = await engine.run(Self.fine, legacy: false, input: "https://a.example/", rule: "/actions/1/formats/0")
+        let other = try await Self.run(engine, Self.fine, limit: .seconds(5), rule: "/actions/1/formats/0")
         #expect(other.success == "app://18")
-        // After the cooldown the script is given its time limit again.
-        try await Task.sleep(for: .milliseconds(700))
-        let again = await engine.run(Self.loop, legacy: false, input: "https://a.example/", rule: "/actions/0/formats/0")
-        #expect(again.failure?.code == .timeout)
+        // Just before the cooldown ends it is still refused; after it, the script is given its time limit again.
+        clock.advance(by: .seconds(29))
+        #expect(try await Self.run(engine, Self.loop, limit: .milliseconds(100)).failure?.code == .quarantined)
+        clock.advance(by: .seconds(2))
+        #expect(try await Self.run(engine, Self.loop, limit: .milliseconds(100)).failure?.code == .timeout)
     }
 
     /// Runs `count` runs of `source` on `input` at once.
     static func concurrentRuns(
-        _ engine: ScriptEngine, _ source: String, input: String, count: Int
-    ) async -> [Result<String?, ScriptError>] {
-        await withTaskGroup(of: Result<String?, ScriptError>.self) { group in
+        _ engine: ScriptEngine, _ source: String, input: String, count: Int, limit: Duration
+    ) async throws -> [Result<String?, ScriptError>] {
+        let script = try engine.runner.compile(source, kind: .script2, name: "/actions/0/formats/0")
+        return await withTaskGroup(of: Result<String?, ScriptError>.self) { group in
             for _ in 0..<count {
-                group.addTask { await engine.run(source, legacy: false, input: input, rule: "/actions/0/formats/0") }
+                group.addTask { await engine.run(script, input: input, deadline: .now + limit) }
             }
             return await group.reduce(into: []) { $0.append($1) }
         }
     }
 
     @Test func afterTheCooldownOneTrialRunsAtATimeUntilOneEndsInTime() async throws {
+        let clock = ManualClock()
         let engine = ScriptEngine(
-            fetcher: nil, timeLimit: .milliseconds(500),
-            runaways: RunawayPolicy(stops: 1, window: .seconds(60), cooldown: .milliseconds(300)))
+            fetcher: nil, runaways: RunawayPolicy(stops: 1, window: .seconds(60), cooldown: .seconds(30)), clock: clock)
         let sometimes = """
             function process(url, completionHandler) {
               if (url.indexOf('loop') >= 0) { while (true) {} }
@@ -56,29 +69,29 @@ struct RunawayPolicyTests {
             }
             """
         let loop = "https://a.example/loop"
-        #expect(await Self.concurrentRuns(engine, sometimes, input: loop, count: 1).first?.failure?.code == .timeout)
-        try await Task.sleep(for: .milliseconds(400))
+        let limit = Duration.milliseconds(500)
+        #expect(try await Self.concurrentRuns(engine, sometimes, input: loop, count: 1, limit: limit).first?.failure?.code == .timeout)
+        clock.advance(by: .seconds(31))
         // The cooldown is over and four requests come at once: one trial runs, the others are refused at once
         // instead of each holding a worker for the whole time limit.
-        let burst = await Self.concurrentRuns(engine, sometimes, input: loop, count: 4)
+        let burst = try await Self.concurrentRuns(engine, sometimes, input: loop, count: 4, limit: limit)
         #expect(burst.filter { $0.failure?.code == .timeout }.count == 1)
         #expect(burst.filter { $0.failure?.code == .quarantined }.count == 3)
         #expect(burst.contains { $0.failure?.description.contains("trial run is under way") == true })
         // The trial was stopped: set aside again at once.
-        let refused = await Self.concurrentRuns(engine, sometimes, input: loop, count: 1)
+        let refused = try await Self.concurrentRuns(engine, sometimes, input: loop, count: 1, limit: limit)
         #expect(refused.first?.failure?.description.contains("set aside for") == true)
         // After the next cooldown a trial that ends in time clears the script: runs are no longer limited to one.
-        try await Task.sleep(for: .milliseconds(400))
-        #expect(await Self.concurrentRuns(engine, sometimes, input: "https://a.example/", count: 1).first?.success == "app://ok")
-        let free = await Self.concurrentRuns(engine, sometimes, input: loop, count: 2)
+        clock.advance(by: .seconds(31))
+        #expect(try await Self.concurrentRuns(engine, sometimes, input: "https://a.example/", count: 1, limit: limit).first?.success == "app://ok")
+        let free = try await Self.concurrentRuns(engine, sometimes, input: loop, count: 2, limit: limit)
         #expect(free.map { $0.failure?.code } == [.timeout, .timeout])
     }
 
-    @Test func withoutAPolicyEveryRunGetsItsTimeLimit() async {
-        let engine = ScriptEngine(fetcher: nil, timeLimit: .milliseconds(50))
+    @Test func withoutAPolicyEveryRunGetsItsTimeLimit() async throws {
+        let engine = ScriptEngine(fetcher: nil)
         for _ in 0..<4 {
-            let result = await engine.run(Self.loop, legacy: false, input: "https://a.example/", rule: "/actions/0/formats/0")
-            #expect(result.failure?.code == .timeout)
+            #expect(try await Self.run(engine, Self.loop, limit: .milliseconds(50)).failure?.code == .timeout)
         }
     }
 }

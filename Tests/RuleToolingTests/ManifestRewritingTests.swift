@@ -16,7 +16,7 @@ import Testing
         let original = RuleSet(try ToolingFixture.loaded(text))
         let rewrittenRules = try RuleSet.load(rewritten, file: "rewritten.json")
         #expect(rewrittenRules.errors.isEmpty, "\(rewrittenRules.errors)")
-        return await ManifestEquivalence.check(original: original, rewritten: rewrittenRules, scripts: ScriptEngine(fetcher: nil))
+        return await ManifestEquivalence.check(original: original, rewritten: rewrittenRules, engine: ScriptEngine(fetcher: nil))
     }
 
     // MARK: Minify
@@ -76,7 +76,7 @@ import Testing
     @Test func keepTestsLetsTheOutputRunItsOwnTests() async throws {
         let result = ManifestMinifier(options: .init(keepTests: true)).minify(try Self.root())
         let rules = try RuleSet.load(result.text)
-        let report = await RuleTestRunner(rules: rules, scripts: ScriptEngine(fetcher: nil)).run()
+        let report = await RuleTestRunner(rules: rules, engine: ScriptEngine(fetcher: nil)).run()
         #expect(report.passed == 6 && report.failed == 0 && report.skipped == 0)
     }
 
@@ -95,7 +95,7 @@ import Testing
         let result = ManifestMinifier().minify(try #require(loaded.root))
         #expect(result.text.utf8.count < result.keyStrippedBytes)
         #expect(result.scriptsMinified >= 190)
-        let report = await ManifestEquivalence.check(original: RuleSet(loaded), rewritten: try RuleSet.load(result.text), scripts: ScriptEngine(fetcher: nil))
+        let report = await ManifestEquivalence.check(original: RuleSet(loaded), rewritten: try RuleSet.load(result.text), engine: ScriptEngine(fetcher: nil))
         #expect(report.isEquivalent, "\(report.differences.prefix(5))")
         #expect(report.rewritten.passed == report.original.passed && report.rewritten.failed == report.original.failed && report.rewritten.skipped == report.original.skipped)
         #expect(report.original.results.count == 2120)
@@ -160,8 +160,8 @@ import Testing
         let v5 = try ManifestLoader().load(v5Text)
         #expect(v5.manifest.version == .v5)
         let scripts = ScriptEngine(fetcher: nil)
-        let before = await RuleTestRunner(rules: RuleSet(v2), scripts: scripts).run()
-        let after = await RuleTestRunner(rules: RuleSet(v5), scripts: scripts).run()
+        let before = await RuleTestRunner(rules: RuleSet(v2), engine: scripts).run()
+        let after = await RuleTestRunner(rules: RuleSet(v5), engine: scripts).run()
         #expect(before.passed == after.passed && before.failed == after.failed && before.skipped == after.skipped)
         #expect(before.passed == 763)
         // Up, down, up: the same manifest.

@@ -2,6 +2,7 @@ import Foundation
 import LinkMatching
 import LinkResolver
 import LinkRules
+import WebLinks
 
 /// Small hand-written v5 rule sets for the resolver tests: a fixed set of apps plus the entries a test needs.
 package enum RuleFixture {
@@ -45,5 +46,23 @@ package enum RuleFixture {
     /// The real v5 manifest, compiled.
     package static func sharedRules(_ name: String) throws -> RuleSet {
         RuleSet(try ManifestLoader().load(Array(try SharedData.data(name)), file: name))
+    }
+}
+
+extension RuleSet {
+    /// The synchronous resolution of a link written as text (the normaliser must accept it).
+    package func resolve(_ text: String, options: MatchOptions = MatchOptions(), trace: Bool = false) throws -> Resolution {
+        resolve(try Link(text), options: options, trace: trace)
+    }
+
+    /// The openings of a link written as text, as it is (no redirect rules).
+    package func openings(for text: String, options: MatchOptions = MatchOptions()) throws -> [Opening] {
+        openings(for: try Link(text), options: options)
+    }
+
+    /// The redirect rules applied to a link written as text.
+    package func unwrap(_ text: String) throws -> (link: String, steps: [UnwrapStep]) {
+        let unwrapped = unwrap(try Link(text))
+        return (unwrapped.link.text, unwrapped.steps)
     }
 }

@@ -41,11 +41,9 @@ async function resolveLink(link, installed) {
   const query = new URLSearchParams({ url: link });
   if (installed) query.set("installed", installed);
   try {
-    const [explanation, resolution] = await Promise.all([
-      getJSON(`/v1/explain?${new URLSearchParams({ url: link })}`),
-      getJSON(`/v1/resolve?${query}`),
-    ]);
-    renderSteps(explanation, resolution);
+    // One resolution, with its trace: the same document /v1/resolve gives, plus why each rule did or did not match.
+    const resolution = await getJSON(`/v1/explain?${query}`);
+    renderSteps(resolution);
     renderOpenings(resolution.openings, $("#openings"));
   } catch (failure) {
     error.textContent = failure.message;
@@ -55,13 +53,14 @@ async function resolveLink(link, installed) {
   document.body.dataset.state = "done";
 }
 
-function renderSteps(explanation, resolution) {
+function renderSteps(resolution) {
   const steps = $("#steps");
   steps.replaceChildren();
   steps.append(el("p", { class: "step" }, `Input: ${resolution.input}`));
   for (const step of resolution.steps) steps.append(el("p", { class: "step" }, `↳ ${step.kind} ${step.rule}: ${step.to}`));
-  const candidates = explanation.actions.filter((action) => action.candidate).length;
-  steps.append(el("p", { class: "step" }, `Matcher: ${candidates} of ${explanation.actions.length} actions were candidates; ${resolution.openings.length} openings.`));
+  const actions = resolution.trace ? resolution.trace.actions : [];
+  const candidates = actions.filter((action) => action.verdict !== "not a candidate").length;
+  steps.append(el("p", { class: "step" }, `Matcher: ${candidates} of ${actions.length} actions were candidates; ${resolution.openings.length} openings.`));
 }
 
 function renderOpenings(openings, list) {
@@ -70,7 +69,7 @@ function renderOpenings(openings, list) {
   for (const opening of openings) {
     const native = opening.url
       ? el("a", { class: "native", href: opening.url }, opening.url)
-      : el("span", { class: "native" }, opening.needsScript ? "(a script produces this URL)" : `(no URL: ${opening.error || "none"})`);
+      : el("span", { class: "native" }, opening.needsScript ? "(a script produces this URL)" : `(no URL: ${opening.error ? `${opening.error.message} (${opening.error.code})` : "none"})`);
     list.append(el("li", { class: "opening", "data-kind": opening.kind },
       icon(opening.appName || opening.title, opening.iconURL),
       el("div", {},

@@ -4,7 +4,7 @@ import LinkResolver
 import Testing
 
 /// The input-link normaliser: what it refuses, and that normalising an accepted link again changes nothing.
-@Suite struct LinkInputTests {
+@Suite struct LinkTests {
     @Test(arguments: [
         ("https://Twitter.COM./jack", "https://twitter.com/jack"),
         ("  https://example.com/42  ", "https://example.com/42"),
@@ -17,15 +17,15 @@ import Testing
         ("mailto:Someone@Example.com", "mailto:Someone@Example.com"),
     ])
     func normalisesToAFixedPoint(raw: String, expected: String) throws {
-        let normalized = try LinkInput.normalize(raw)
+        let normalized = try Link(raw).text
         #expect(normalized == expected)
-        #expect(try LinkInput.normalize(normalized) == normalized)
+        #expect(try Link(normalized).text == normalized)
     }
 
     /// Found by the link-input fuzzer: each was accepted, and normalising the result again changed it or refused it.
     @Test(arguments: [
         // Dropping one trailing dot left another, which the next normalisation dropped.
-        ("https://twitter.com../jack", LinkInputError.Code.badHost),
+        ("https://twitter.com../jack", LinkError.Code.badHost),
         // Split at the last colon, "http" became part of the host and the empty port passed.
         ("https://twitter.com:http:/jack", .badPort),
         ("https://a.com:1:2/", .badPort),
@@ -38,8 +38,8 @@ import Testing
         ("http://[ .", .badHost),
         ("https://a b.com/", .badHost),
     ])
-    func refusesHostsAndPortsThatDoNotNormaliseStably(raw: String, code: LinkInputError.Code) {
-        let error = #expect(throws: LinkInputError.self) { try LinkInput.normalize(raw) }
+    func refusesHostsAndPortsThatDoNotNormaliseStably(raw: String, code: LinkError.Code) {
+        let error = #expect(throws: LinkError.self) { try Link(raw).text }
         #expect(error?.code == code)
     }
 }

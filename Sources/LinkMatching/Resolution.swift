@@ -1,0 +1,65 @@
+import LinkRules
+
+/// Everything Switchyard found for one input link: the one document every front end prints (`resolve --json`,
+/// `explain --json`, each batch line, the HTTP API).
+///
+/// `{"input", "unwrapped", "steps", "openings", "timedOutRules"}`, plus `"trace"` when one was asked for (what
+/// `explain` shows).
+public struct Resolution: Sendable, Equatable, Codable {
+    /// The input as given.
+    public var input: String
+    /// The link after redirect rules (and HTTP redirects, when followed).
+    public var unwrapped: String
+    /// Each unwrapping step, in order.
+    public var steps: [UnwrapStep]
+    /// Every opening: actions × formats in manifest order, then browsers, then previews.
+    public var openings: [Opening]
+    /// Rules skipped for this input because their regex ran out of time.
+    public var timedOutRules: [JSONPointer]
+    /// Why each rule did or did not open the link, when a trace was asked for.
+    public var trace: ResolutionTrace?
+
+    /// Creates a resolution.
+    public init(
+        input: String, unwrapped: String, steps: [UnwrapStep] = [], openings: [Opening] = [],
+        timedOutRules: [JSONPointer] = [], trace: ResolutionTrace? = nil
+    ) {
+        self.input = input
+        self.unwrapped = unwrapped
+        self.steps = steps
+        self.openings = openings
+        self.timedOutRules = timedOutRules
+        self.trace = trace
+    }
+}
+
+/// One step that changed the link before matching, or tried to.
+public struct UnwrapStep: Sendable, Equatable, Codable {
+    /// What made the step.
+    public enum Kind: String, Sendable, Codable {
+        /// A static redirect rule of the manifest.
+        case redirectRule = "redirect-rule"
+        /// An HTTP redirect, followed with HEAD.
+        case httpRedirect = "http-redirect"
+    }
+
+    /// A static redirect rule or an HTTP redirect.
+    public var kind: Kind
+    /// The redirect rule's pattern, or the HTTP method and status (`HEAD 301`).
+    public var rule: String
+    /// Where the redirect rule is defined (nil for HTTP redirects).
+    public var location: JSONPointer?
+    /// The link before the step.
+    public var from: String
+    /// The link after the step.
+    public var to: String
+
+    /// Creates a step.
+    public init(kind: Kind, rule: String, location: JSONPointer? = nil, from: String, to: String) {
+        self.kind = kind
+        self.rule = rule
+        self.location = location
+        self.from = from
+        self.to = to
+    }
+}
