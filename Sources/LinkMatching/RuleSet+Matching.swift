@@ -191,25 +191,26 @@ extension RuleSet {
                     }
                     let match = trivialMatches[patternIndex]
                     guard match.start >= 0 else { continue }
-                    let plan = plans[index]
-                    if let script = plan.script {
+                    // Fields are read through the buffer one by one: binding the plan to a local copied every
+                    // reference in it (retain and release each) for every browser of every link.
+                    if let script = plans[index].script {
                         result.append(
                             Opening(
-                                kind: .browser, app: plan.app, title: plan.title, rule: plan.rule, url: nil,
-                                needsScript: true, error: nil, script: script))
+                                kind: .browser, app: plans[index].app, title: plans[index].title, rule: plans[index].rule,
+                                url: nil, needsScript: true, error: nil, script: script))
                         continue
                     }
-                    if let url = plan.parts?.render(match, in: bytes) {
+                    if let url = plans[index].parts?.render(match, in: bytes) {
                         // The output is the link's own text and the template's: when both are clean, only a
                         // forbidden leading scheme could be wrong, and an output that starts with the template's
                         // own safe scheme (`dolphin://$1` matched from the first byte) cannot have one.
-                        let clean = linkIsClean && plan.templateIsPlain
-                            && (match.start == 0 && plan.templateFixesSafeScheme
+                        let clean = linkIsClean && plans[index].templateIsPlain
+                            && (match.start == 0 && plans[index].templateFixesSafeScheme
                                 || !OutputSafety.mayStartWithForbiddenScheme(url))
                         let problem = clean ? nil : OutputSafety.problem(with: url)
                         result.append(
                             Opening(
-                                kind: .browser, app: plan.app, title: plan.title, rule: plan.rule,
+                                kind: .browser, app: plans[index].app, title: plans[index].title, rule: plans[index].rule,
                                 url: problem == nil ? url : nil, needsScript: false,
                                 error: problem.map(OpeningError.unsafeOutput), script: nil))
                         continue
