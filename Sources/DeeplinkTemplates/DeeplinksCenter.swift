@@ -17,7 +17,11 @@ public final class DeeplinksCenter: @unchecked Sendable {
 
     /// Registers a template, the value its arguments are written into, and the handler.
     @discardableResult
-    public func register<Value>(deeplink: Deeplink<Value>, assigningTo initial: Value, ifMatching handler: @escaping (URL, Value) -> Bool) -> DeeplinksCenter {
+    public func register<Value>(
+        deeplink: Deeplink<Value>,
+        assigningTo initial: Value,
+        ifMatching handler: @escaping (URL, Value) -> Bool
+    ) -> DeeplinksCenter {
         add(DeeplinkRegistration(deeplink: deeplink, assigningTo: initial, handler: handler))
     }
 
@@ -45,7 +49,11 @@ public final class DeeplinksCenter: @unchecked Sendable {
             case .failed(let error): reasons.append("\(registration.pattern): \(error.message)")
             }
         }
-        throw DeeplinkError(.noMatch, "no template matched \(url.absoluteString)" + (reasons.isEmpty ? "" : " (" + reasons.joined(separator: "; ") + ")"))
+        throw DeeplinkError(
+            .noMatch,
+            "no template matched \(url.absoluteString)"
+                + (reasons.isEmpty ? "" : " (" + reasons.joined(separator: "; ") + ")")
+        )
     }
 }
 
@@ -77,7 +85,9 @@ public struct DeeplinkRegistration {
 /// Declares a center's templates: `DeeplinksCenter { link1 { url in … }; link2 { url, value in … } }`.
 @resultBuilder
 public enum DeeplinksBuilder {
-    public static func buildExpression(_ registration: DeeplinkRegistration) -> [DeeplinkRegistration] { [registration] }
+    public static func buildExpression(_ registration: DeeplinkRegistration) -> [DeeplinkRegistration] {
+        [registration]
+    }
     public static func buildBlock(_ parts: [DeeplinkRegistration]...) -> [DeeplinkRegistration] { parts.flatMap { $0 } }
     public static func buildOptional(_ part: [DeeplinkRegistration]?) -> [DeeplinkRegistration] { part ?? [] }
     public static func buildEither(first part: [DeeplinkRegistration]) -> [DeeplinkRegistration] { part }
@@ -87,7 +97,10 @@ public enum DeeplinksBuilder {
 
 extension Deeplink {
     /// A registration writing into `initial`.
-    public func callAsFunction(assigningTo initial: Value, _ handler: @escaping (URL, Value) -> Bool) -> DeeplinkRegistration {
+    public func callAsFunction(
+        assigningTo initial: Value,
+        _ handler: @escaping (URL, Value) -> Bool
+    ) -> DeeplinkRegistration {
         DeeplinkRegistration(deeplink: self, assigningTo: initial, handler: handler)
     }
 }

@@ -170,9 +170,16 @@ func url(_ text: String) throws -> URL {
         let template: Deeplink<Typed> = try "/\(\.section)/\(\.id)/\(\.uuid)/ids/\(list: \.ids)/files/\(rest: \.rest)"
         var value = Typed()
         try template.parse(try url("https://a.com/buy/42/\(uuid.uuidString)/ids/1,2,3/files/a/b/c.txt"), into: &value)
-        #expect(value.section == .buy && value.id == 42 && value.uuid == uuid && value.ids == [1, 2, 3] && value.rest == "a/b/c.txt")
-        #expect(throws: DeeplinkError.self) { try template.parse(try url("https://a.com/rent/42/\(uuid.uuidString)/ids/1/files/x"), into: &value) }
-        #expect(throws: DeeplinkError.self) { try template.parse(try url("https://a.com/buy/forty/\(uuid.uuidString)/ids/1/files/x"), into: &value) }
+        #expect(
+            value.section == .buy && value.id == 42 && value.uuid == uuid && value.ids == [1, 2, 3]
+                && value.rest == "a/b/c.txt"
+        )
+        #expect(throws: DeeplinkError.self) {
+            try template.parse(try url("https://a.com/rent/42/\(uuid.uuidString)/ids/1/files/x"), into: &value)
+        }
+        #expect(throws: DeeplinkError.self) {
+            try template.parse(try url("https://a.com/buy/forty/\(uuid.uuidString)/ids/1/files/x"), into: &value)
+        }
     }
 
     @Test(arguments: [("true", true), ("TRUE", true), ("1", true), ("false", false), ("False", false), ("0", false)])
@@ -187,7 +194,9 @@ func url(_ text: String) throws -> URL {
         let template: Deeplink<Typed> = try "/flag/\(\.flag)"
         var value = Typed()
         for text in ["yes", "on", "maybe", "2", "", "TRUE%3F"] {
-            #expect(throws: DeeplinkError.self) { try template.parse(try url("https://a.com/flag/\(text)"), into: &value) }
+            #expect(throws: DeeplinkError.self) {
+                try template.parse(try url("https://a.com/flag/\(text)"), into: &value)
+            }
         }
     }
 
@@ -224,7 +233,10 @@ func url(_ text: String) throws -> URL {
             for index in 0..<50 {
                 group.addTask {
                     var value = TestData()
-                    try? template.parse(URL(string: "https://a.com/test/\(index)") ?? URL(fileURLWithPath: "/"), into: &value)
+                    try? template.parse(
+                        URL(string: "https://a.com/test/\(index)") ?? URL(fileURLWithPath: "/"),
+                        into: &value
+                    )
                     return value.id
                 }
             }
