@@ -115,9 +115,10 @@ extension Deeplink {
             case .literal(let text):
                 guard target[position...].hasPrefix(text) else {
                     let found = target[position...].prefix(text.count + 8)
+                    let offset = target.distance(from: target.startIndex, to: position)
                     throw DeeplinkError(
                         .literalMismatch,
-                        "in the \(part), expected \"\(text)\" at offset \(target.distance(from: target.startIndex, to: position)), found \"\(found)\""
+                        "in the \(part), expected \"\(text)\" at offset \(offset), found \"\(found)\""
                     )
                 }
                 position = target.index(position, offsetBy: text.count)

@@ -59,8 +59,10 @@ struct Slot<Value> {
 public struct DeeplinkInterpolation<Value>: StringInterpolationProtocol {
     var components: [Deeplink<Value>.Component] = []
 
+    /// Starts an empty template; the capacities are hints the compiler passes and are not needed here.
     public init(literalCapacity: Int, interpolationCount: Int) {}
 
+    /// Appends literal text, merged with the literal before it so that each literal is matched as one piece.
     public mutating func appendLiteral(_ literal: String) {
         guard !literal.isEmpty else { return }
         if case .literal(let previous)? = components.last {
@@ -74,7 +76,8 @@ public struct DeeplinkInterpolation<Value>: StringInterpolationProtocol {
         if case .argument(let previous)? = components.last {
             throw DeeplinkError(
                 .adjacentArguments,
-                "the arguments {\(previous.name)} and {\(slot.name)} follow each other with no text between them, so where one ends cannot be known"
+                "the arguments {\(previous.name)} and {\(slot.name)} follow each other with no text between them, "
+                    + "so where one ends cannot be known"
             )
         }
         components.append(.argument(slot))
@@ -161,12 +164,14 @@ public struct DeeplinkInterpolation<Value>: StringInterpolationProtocol {
 extension Deeplink: ExpressibleByStringLiteral, ExpressibleByUnicodeScalarLiteral,
     ExpressibleByExtendedGraphemeClusterLiteral
 {
+    /// A literal-only template: `"/sell/ticket" as Deeplink<Void>`.
     public init(stringLiteral value: String) {
         self.init(components: value.isEmpty ? [] : [.literal(value)])
     }
 }
 
 extension Deeplink: ExpressibleByStringInterpolation {
+    /// A template with arguments: `try "/artist/\(\.slug)/\(\.id)" as Deeplink<Artist>`.
     public init(stringInterpolation: DeeplinkInterpolation<Value>) {
         self.init(components: stringInterpolation.components)
     }

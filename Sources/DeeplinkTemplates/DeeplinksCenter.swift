@@ -85,13 +85,19 @@ public struct DeeplinkRegistration {
 /// Declares a center's templates: `DeeplinksCenter { link1 { url in … }; link2 { url, value in … } }`.
 @resultBuilder
 public enum DeeplinksBuilder {
+    /// One registration.
     public static func buildExpression(_ registration: DeeplinkRegistration) -> [DeeplinkRegistration] {
         [registration]
     }
+    /// The registrations of a block, in order.
     public static func buildBlock(_ parts: [DeeplinkRegistration]...) -> [DeeplinkRegistration] { parts.flatMap { $0 } }
+    /// An `if` without `else`: its registrations, or none.
     public static func buildOptional(_ part: [DeeplinkRegistration]?) -> [DeeplinkRegistration] { part ?? [] }
+    /// The `if` branch of an `if`/`else`.
     public static func buildEither(first part: [DeeplinkRegistration]) -> [DeeplinkRegistration] { part }
+    /// The `else` branch of an `if`/`else`.
     public static func buildEither(second part: [DeeplinkRegistration]) -> [DeeplinkRegistration] { part }
+    /// The registrations of a `for` loop, in order.
     public static func buildArray(_ parts: [[DeeplinkRegistration]]) -> [DeeplinkRegistration] { parts.flatMap { $0 } }
 }
 
