@@ -12,7 +12,8 @@ extension Deeplink {
                 if literal.contains("#") { section = 2 } else if literal.contains("?") { section = max(section, 1) }
             case .argument(let slot):
                 let raw = slot.read(value) ?? ""
-                let allowed: CharacterSet = slot.extent == .rest && section == 0 ? .urlPathAllowed : Self.argumentAllowed
+                let allowed: CharacterSet =
+                    slot.extent == .rest && section == 0 ? .urlPathAllowed : Self.argumentAllowed
                 text += raw.addingPercentEncoding(withAllowedCharacters: allowed) ?? raw
             }
         }

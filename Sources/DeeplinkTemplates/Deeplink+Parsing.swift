@@ -16,7 +16,13 @@ extension Deeplink {
             try Self.matchQuery(queryComponents, against: parts.query ?? "", into: &working)
         }
         if let fragmentComponents {
-            try Self.match(fragmentComponents, against: parts.fragment ?? "", part: "fragment", into: &working, exact: true)
+            try Self.match(
+                fragmentComponents,
+                against: parts.fragment ?? "",
+                part: "fragment",
+                into: &working,
+                exact: true
+            )
         }
         value = working
     }
@@ -29,25 +35,41 @@ extension Deeplink {
 
     func checkScope(_ url: URL) throws(DeeplinkError) {
         if let scheme, url.scheme?.lowercased() != scheme.lowercased() {
-            throw DeeplinkError(.wrongScope, "the scheme is \"\(url.scheme ?? "")\", the template \(pattern) is for \"\(scheme)\"")
+            throw DeeplinkError(
+                .wrongScope,
+                "the scheme is \"\(url.scheme ?? "")\", the template \(pattern) is for \"\(scheme)\""
+            )
         }
         if let host, (url.host ?? "").lowercased() != host.lowercased() {
-            throw DeeplinkError(.wrongScope, "the host is \"\(url.host ?? "")\", the template \(pattern) is for \"\(host)\"")
+            throw DeeplinkError(
+                .wrongScope,
+                "the host is \"\(url.host ?? "")\", the template \(pattern) is for \"\(host)\""
+            )
         }
     }
 
     /// The template's components split at its first literal `?` and `#`.
     func split() -> (path: [Component], query: [Component]?, fragment: [Component]?) {
-        var path: [Component] = [], query: [Component]?, fragment: [Component]?
+        var path: [Component] = []
+        var query: [Component]?
+        var fragment: [Component]?
         func add(_ component: Component) {
-            if fragment != nil { fragment?.append(component) } else if query != nil { query?.append(component) } else { path.append(component) }
+            if fragment != nil {
+                fragment?.append(component)
+            } else if query != nil {
+                query?.append(component)
+            } else {
+                path.append(component)
+            }
         }
         for component in components {
             guard case .literal(var text) = component else {
                 add(component)
                 continue
             }
-            while let marker = text.firstIndex(where: { ($0 == "?" && query == nil && fragment == nil) || ($0 == "#" && fragment == nil) }) {
+            while let marker = text.firstIndex(where: {
+                ($0 == "?" && query == nil && fragment == nil) || ($0 == "#" && fragment == nil)
+            }) {
                 let before = String(text[..<marker])
                 if !before.isEmpty { add(.literal(before)) }
                 if text[marker] == "?" { query = [] } else { fragment = [] }
@@ -80,20 +102,32 @@ extension Deeplink {
 
     /// Literals must match exactly; an argument takes the text up to the next literal, or at the end up to the
     /// next `/`, `?`, `#` or `&` (a catch-all takes the rest); `exact` requires nothing but a `/` to be left.
-    static func match(_ components: [Component], against target: String, part: String, into value: inout Value, exact: Bool) throws(DeeplinkError) {
+    static func match(
+        _ components: [Component],
+        against target: String,
+        part: String,
+        into value: inout Value,
+        exact: Bool
+    ) throws(DeeplinkError) {
         var position = target.startIndex
         for (index, component) in components.enumerated() {
             switch component {
             case .literal(let text):
                 guard target[position...].hasPrefix(text) else {
                     let found = target[position...].prefix(text.count + 8)
-                    throw DeeplinkError(.literalMismatch, "in the \(part), expected \"\(text)\" at offset \(target.distance(from: target.startIndex, to: position)), found \"\(found)\"")
+                    let offset = target.distance(from: target.startIndex, to: position)
+                    throw DeeplinkError(
+                        .literalMismatch,
+                        "in the \(part), expected \"\(text)\" at offset \(offset), found \"\(found)\""
+                    )
                 }
                 position = target.index(position, offsetBy: text.count)
             case .argument(let slot):
                 // Up to the next literal; when that literal is not there, the argument ends like a last one does
                 // (so the mismatch is reported where the URL departs from the template).
-                let segmentEnd = slot.extent == .rest ? target.endIndex : (target[position...].firstIndex { "/?#&".contains($0) } ?? target.endIndex)
+                let segmentEnd =
+                    slot.extent == .rest
+                    ? target.endIndex : (target[position...].firstIndex { "/?#&".contains($0) } ?? target.endIndex)
                 var end = segmentEnd
                 if index + 1 < components.count, case .literal(let next) = components[index + 1],
                     let found = target[position...].range(of: next)?.lowerBound
@@ -103,7 +137,10 @@ extension Deeplink {
                 let raw = String(target[position..<end])
                 let text = raw.removingPercentEncoding ?? raw
                 guard slot.write(&value, text) else {
-                    throw DeeplinkError(.invalidArgument, "in the \(part), \"\(text)\" is not a valid value for {\(slot.name)}")
+                    throw DeeplinkError(
+                        .invalidArgument,
+                        "in the \(part), \"\(text)\" is not a valid value for {\(slot.name)}"
+                    )
                 }
                 position = end
             }
@@ -115,7 +152,11 @@ extension Deeplink {
     }
 
     /// The query part of a template is `name=value` pairs; each is found by name in the URL's query, in any order.
-    static func matchQuery(_ components: [Component], against query: String, into value: inout Value) throws(DeeplinkError) {
+    static func matchQuery(
+        _ components: [Component],
+        against query: String,
+        into value: inout Value
+    ) throws(DeeplinkError) {
         var items: [String: String] = [:]
         for pair in query.split(separator: "&") {
             let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)

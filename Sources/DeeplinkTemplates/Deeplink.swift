@@ -59,8 +59,10 @@ struct Slot<Value> {
 public struct DeeplinkInterpolation<Value>: StringInterpolationProtocol {
     var components: [Deeplink<Value>.Component] = []
 
+    /// Starts an empty template; the capacities are hints the compiler passes and are not needed here.
     public init(literalCapacity: Int, interpolationCount: Int) {}
 
+    /// Appends literal text, merged with the literal before it so that each literal is matched as one piece.
     public mutating func appendLiteral(_ literal: String) {
         guard !literal.isEmpty else { return }
         if case .literal(let previous)? = components.last {
@@ -72,42 +74,85 @@ public struct DeeplinkInterpolation<Value>: StringInterpolationProtocol {
 
     private mutating func append(_ slot: Slot<Value>) throws(DeeplinkError) {
         if case .argument(let previous)? = components.last {
-            throw DeeplinkError(.adjacentArguments, "the arguments {\(previous.name)} and {\(slot.name)} follow each other with no text between them, so where one ends cannot be known")
+            throw DeeplinkError(
+                .adjacentArguments,
+                "the arguments {\(previous.name)} and {\(slot.name)} follow each other with no text between them, "
+                    + "so where one ends cannot be known"
+            )
         }
         components.append(.argument(slot))
     }
 
     /// An optional string property: the original library's argument.
     public mutating func appendInterpolation(_ keyPath: WritableKeyPath<Value, String?>) throws(DeeplinkError) {
-        try append(Slot(name: Self.name(of: keyPath), extent: .segment, write: { $0[keyPath: keyPath] = $1; return true }, read: { $0[keyPath: keyPath] }))
+        try append(
+            Slot(
+                name: Self.name(of: keyPath),
+                extent: .segment,
+                write: {
+                    $0[keyPath: keyPath] = $1
+                    return true
+                },
+                read: { $0[keyPath: keyPath] }
+            )
+        )
     }
 
     /// A typed property (`Int?`, `UUID?`, `Bool?`, an enum): text that does not read as the type fails the match.
-    public mutating func appendInterpolation<T: DeeplinkArgument>(_ keyPath: WritableKeyPath<Value, T?>) throws(DeeplinkError) {
-        try append(Slot(name: Self.name(of: keyPath), extent: .segment, write: { value, text in
-            guard let parsed = T(deeplinkArgument: text) else { return false }
-            value[keyPath: keyPath] = parsed
-            return true
-        }, read: { $0[keyPath: keyPath]?.deeplinkArgument }))
+    public mutating func appendInterpolation<T: DeeplinkArgument>(
+        _ keyPath: WritableKeyPath<Value, T?>
+    ) throws(DeeplinkError) {
+        try append(
+            Slot(
+                name: Self.name(of: keyPath),
+                extent: .segment,
+                write: { value, text in
+                    guard let parsed = T(deeplinkArgument: text) else { return false }
+                    value[keyPath: keyPath] = parsed
+                    return true
+                },
+                read: { $0[keyPath: keyPath]?.deeplinkArgument }
+            )
+        )
     }
 
     /// A catch-all argument: takes the rest of the URL (up to the next literal, if any), slashes included.
     public mutating func appendInterpolation(rest keyPath: WritableKeyPath<Value, String?>) throws(DeeplinkError) {
-        try append(Slot(name: Self.name(of: keyPath), extent: .rest, write: { $0[keyPath: keyPath] = $1; return true }, read: { $0[keyPath: keyPath] }))
+        try append(
+            Slot(
+                name: Self.name(of: keyPath),
+                extent: .rest,
+                write: {
+                    $0[keyPath: keyPath] = $1
+                    return true
+                },
+                read: { $0[keyPath: keyPath] }
+            )
+        )
     }
 
     /// A list argument: one segment split on `separator` (`1,2,3` → `[1, 2, 3]`).
-    public mutating func appendInterpolation<T: DeeplinkArgument>(list keyPath: WritableKeyPath<Value, [T]?>, separator: String = ",") throws(DeeplinkError) {
-        try append(Slot(name: Self.name(of: keyPath), extent: .segment, write: { value, text in
-            let items = text.isEmpty ? [] : text.components(separatedBy: separator)
-            var parsed: [T] = []
-            for item in items {
-                guard let element = T(deeplinkArgument: item) else { return false }
-                parsed.append(element)
-            }
-            value[keyPath: keyPath] = parsed
-            return true
-        }, read: { $0[keyPath: keyPath]?.map(\.deeplinkArgument).joined(separator: separator) }))
+    public mutating func appendInterpolation<T: DeeplinkArgument>(
+        list keyPath: WritableKeyPath<Value, [T]?>,
+        separator: String = ","
+    ) throws(DeeplinkError) {
+        try append(
+            Slot(
+                name: Self.name(of: keyPath),
+                extent: .segment,
+                write: { value, text in
+                    let items = text.isEmpty ? [] : text.components(separatedBy: separator)
+                    var parsed: [T] = []
+                    for item in items {
+                        guard let element = T(deeplinkArgument: item) else { return false }
+                        parsed.append(element)
+                    }
+                    value[keyPath: keyPath] = parsed
+                    return true
+                },
+                read: { $0[keyPath: keyPath]?.map(\.deeplinkArgument).joined(separator: separator) }
+            )
+        )
     }
 
     static func name(of keyPath: AnyKeyPath) -> String {
@@ -116,13 +161,17 @@ public struct DeeplinkInterpolation<Value>: StringInterpolationProtocol {
     }
 }
 
-extension Deeplink: ExpressibleByStringLiteral, ExpressibleByUnicodeScalarLiteral, ExpressibleByExtendedGraphemeClusterLiteral {
+extension Deeplink: ExpressibleByStringLiteral, ExpressibleByUnicodeScalarLiteral,
+    ExpressibleByExtendedGraphemeClusterLiteral
+{
+    /// A literal-only template: `"/sell/ticket" as Deeplink<Void>`.
     public init(stringLiteral value: String) {
         self.init(components: value.isEmpty ? [] : [.literal(value)])
     }
 }
 
 extension Deeplink: ExpressibleByStringInterpolation {
+    /// A template with arguments: `try "/artist/\(\.slug)/\(\.id)" as Deeplink<Artist>`.
     public init(stringInterpolation: DeeplinkInterpolation<Value>) {
         self.init(components: stringInterpolation.components)
     }

@@ -87,7 +87,9 @@ struct ParameterValueDecoder: Decoder, SingleValueDecodingContainer {
             return try ParameterValueDecoder(name: name, values: [values[currentIndex]]).decodeValue(type)
         }
 
-        mutating func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type) throws
+        mutating func nestedContainer<NestedKey: CodingKey>(
+            keyedBy type: NestedKey.Type
+        ) throws
             -> KeyedDecodingContainer<NestedKey>
         {
             throw XCallbackHandlerError.invalidParameter(name, "cannot hold nested values")

@@ -1,30 +1,31 @@
+import Foundation
+
 /// Strict percent-encoding for x-callback-url values: everything but RFC 3986 unreserved characters is escaped,
-/// so `+`, `&`, `=`, `#`, `?`, `/`, spaces and non-ASCII survive any receiver. (URLComponents leaves `+` bare,
+/// so `+`, `&`, `=`, `#`, `?`, `/`, `:`, spaces and non-ASCII survive any receiver. (URLComponents leaves `+` bare,
 /// which form-decoding receivers read as a space, so it is not used for values.)
 enum PercentEncoding {
-    private static let hexDigits = Array("0123456789ABCDEF".utf8)
+    /// RFC 3986's unreserved characters, the only ones a value keeps bare: `A-Z a-z 0-9 - . _ ~`.
+    static let unreserved = CharacterSet(
+        charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~"
+    )
 
-    /// Encodes every byte of the UTF-8 form except `A-Z a-z 0-9 - . _ ~`.
+    /// Encodes every byte of the UTF-8 form except `A-Z a-z 0-9 - . _ ~`, with upper-case hex digits.
     static func encode(_ text: some StringProtocol) -> String {
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(text.utf8.count)
-        for byte in text.utf8 {
-            switch byte {
-            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
-                UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"),
-                UInt8(ascii: "~"):
-                bytes.append(byte)
-            default:
-                bytes += [UInt8(ascii: "%"), hexDigits[Int(byte >> 4)], hexDigits[Int(byte & 0x0F)]]
-            }
-        }
-        return String(decoding: bytes, as: UTF8.self)
+        // Foundation answers nil only for text that is not valid Unicode, which a Swift string never is; escaping
+        // every byte is still a correct encoding of the same text, so that is the fallback rather than bare text.
+        String(text).addingPercentEncoding(withAllowedCharacters: unreserved)
+            ?? text.utf8.map { String(format: "%%%02X", $0) }.joined()
     }
 
     /// Decodes once (`%252F` → `%2F`, never `/`); nil for an invalid escape or bytes that are not UTF-8.
     ///
     /// `+` stays `+`: the spec asks for URL-encoded values, and a literal plus is as likely as a form-encoded
     /// space in what apps send, so guessing would corrupt one of them.
+    ///
+    /// Written by hand, not with Foundation's `removingPercentEncoding`, which (swift-foundation, Swift 6.3.1 on
+    /// Linux) drops a leading U+FEFF, so `%EF%BB%BFx` decodes to `x` and such a value would not survive
+    /// build → parse, and turns a stray `%A9` into U+FFFD where every other byte that is not UTF-8 gives nil. Both
+    /// are pinned by `XCallbackRequestTests`.
     static func decode(_ text: some StringProtocol) -> String? {
         let input = Array(text.utf8)
         var bytes: [UInt8] = []

@@ -9,7 +9,10 @@ struct XCallbackParameterDecoder: Decoder {
     var userInfo: [CodingUserInfoKey: Any] { [:] }
 
     /// Decodes `type` from the parameters.
-    static func decode<T: Decodable>(_ type: T.Type, from parameters: [XCallbackRequest.Parameter])
+    static func decode<T: Decodable>(
+        _ type: T.Type,
+        from parameters: [XCallbackRequest.Parameter]
+    )
         throws(XCallbackHandlerError) -> T
     {
         do {
@@ -73,7 +76,10 @@ struct XCallbackParameterDecoder: Decoder {
         func decode(_ type: UInt32.Type, forKey key: Key) throws -> UInt32 { try value(type, forKey: key) }
         func decode(_ type: UInt64.Type, forKey key: Key) throws -> UInt64 { try value(type, forKey: key) }
 
-        func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type, forKey key: Key) throws
+        func nestedContainer<NestedKey: CodingKey>(
+            keyedBy type: NestedKey.Type,
+            forKey key: Key
+        ) throws
             -> KeyedDecodingContainer<NestedKey>
         {
             throw XCallbackHandlerError.invalidParameter(key.stringValue, "cannot hold nested values")

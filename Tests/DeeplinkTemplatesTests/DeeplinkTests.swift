@@ -1,6 +1,15 @@
 import DeeplinkTemplates
 import Foundation
+import Synchronization
 import Testing
+
+/// What handlers saw, in order: handlers are `@Sendable`, so they record through a lock rather than a captured `var`.
+final class Recorder: Sendable {
+    private let lines = Mutex<[String]>([])
+
+    func append(_ line: String) { lines.withLock { $0.append(line) } }
+    var all: [String] { lines.withLock { $0 } }
+}
 
 struct TestData: Equatable, DefaultInitializable {
     var id: String?
@@ -83,7 +92,7 @@ func url(_ text: String) throws -> URL {
 
     @Test func centerTriesTemplatesInOrder() throws {
         let center = DeeplinksCenter()
-        var seen: [String] = []
+        let seen = Recorder()
         let artistDeeplink = try "/artist/\(\.slug)/\(\.id)" as Deeplink<Artist>
         let locationDeeplink = try "/location/\(\.slug)/\(\.id)/\(\.period)" as Deeplink<Location>
         let eventDeeplink = try "/event/\(\.slug)/\(\.id)" as Deeplink<Event>
@@ -102,12 +111,12 @@ func url(_ text: String) throws -> URL {
         try center.parse(url: try url("https://ticketswap.com/artist/metallica/123456"))
         try center.parse(url: try url("https://ticketswap.com/location/amsterdam/1234567/24-06-2019"))
         try center.parse(url: try url("https://ticketswap.com/event/awakenings/123"))
-        #expect(seen == ["artist 123456", "location 1234567 24-06-2019", "event awakenings 123"])
+        #expect(seen.all == ["artist 123456", "location 1234567 24-06-2019", "event awakenings 123"])
         #expect(throws: DeeplinkError.self) { try center.parse(url: try url("https://ticketswap.com/nothing")) }
     }
 
     @Test func aDecliningHandlerLetsTheNextTemplateTry() throws {
-        var handled: [String] = []
+        let handled = Recorder()
         let generic = try "/item/\(\.id)" as Deeplink<TestData>
         let center = DeeplinksCenter()
             .register(deeplink: generic, assigningTo: TestData()) { _, value in
@@ -119,7 +128,7 @@ func url(_ text: String) throws -> URL {
                 return true
             }
         try center.parse(url: try url("https://a.com/item/7"))
-        #expect(handled == ["first", "second"])
+        #expect(handled.all == ["first", "second"])
     }
 
     @Test func resultBuilderDeclaresACenter() throws {
@@ -127,7 +136,7 @@ func url(_ text: String) throws -> URL {
             var arg1: String?
             var arg2: String?
         }
-        var calls: [String] = []
+        let calls = Recorder()
         let link1 = "/test/1" as Deeplink<Void>
         let link2 = try "/test/\(\.id)/\(\.text)" as Deeplink<TestData>
         let link3 = try "/test2/\(\.arg1)/\(\.arg2)" as Deeplink<Other>
@@ -148,7 +157,28 @@ func url(_ text: String) throws -> URL {
         try center.parse(url: try url("https://apple.com/test/1"))
         try center.parse(url: try url("https://apple.com/test/a/b"))
         try center.parse(url: try url("https://apple.com/test2/a/b"))
-        #expect(calls == ["https://apple.com/test/1", "ab", "a-b"])
+        #expect(calls.all == ["https://apple.com/test/1", "ab", "a-b"])
+    }
+
+    @Test func aCenterIsSharedBetweenTasks() async throws {
+        let center = DeeplinksCenter()
+        let seen = Recorder()
+        center.register(deeplink: try "/item/\(\.id)" as Deeplink<TestData>, assigningTo: TestData()) { _, value in
+            seen.append(value.id ?? "")
+            return true
+        }
+        await withTaskGroup(of: Void.self) { group in
+            for index in 0..<50 {
+                group.addTask {
+                    // Registering while others parse: the later template never shadows the first.
+                    if index % 10 == 0 {
+                        center.register(deeplink: Deeplink<Void>(stringLiteral: "/other/\(index)")) { _ in true }
+                    }
+                    _ = try? center.parse(url: URL(string: "https://a.com/item/\(index)") ?? URL(fileURLWithPath: "/"))
+                }
+            }
+        }
+        #expect(Set(seen.all) == Set((0..<50).map(String.init)))
     }
 
     @Test func templatesCanMatchTheQueryByNameAndTheFragment() throws {
@@ -170,9 +200,16 @@ func url(_ text: String) throws -> URL {
         let template: Deeplink<Typed> = try "/\(\.section)/\(\.id)/\(\.uuid)/ids/\(list: \.ids)/files/\(rest: \.rest)"
         var value = Typed()
         try template.parse(try url("https://a.com/buy/42/\(uuid.uuidString)/ids/1,2,3/files/a/b/c.txt"), into: &value)
-        #expect(value.section == .buy && value.id == 42 && value.uuid == uuid && value.ids == [1, 2, 3] && value.rest == "a/b/c.txt")
-        #expect(throws: DeeplinkError.self) { try template.parse(try url("https://a.com/rent/42/\(uuid.uuidString)/ids/1/files/x"), into: &value) }
-        #expect(throws: DeeplinkError.self) { try template.parse(try url("https://a.com/buy/forty/\(uuid.uuidString)/ids/1/files/x"), into: &value) }
+        #expect(
+            value.section == .buy && value.id == 42 && value.uuid == uuid && value.ids == [1, 2, 3]
+                && value.rest == "a/b/c.txt"
+        )
+        #expect(throws: DeeplinkError.self) {
+            try template.parse(try url("https://a.com/rent/42/\(uuid.uuidString)/ids/1/files/x"), into: &value)
+        }
+        #expect(throws: DeeplinkError.self) {
+            try template.parse(try url("https://a.com/buy/forty/\(uuid.uuidString)/ids/1/files/x"), into: &value)
+        }
     }
 
     @Test(arguments: [("true", true), ("TRUE", true), ("1", true), ("false", false), ("False", false), ("0", false)])
@@ -187,7 +224,9 @@ func url(_ text: String) throws -> URL {
         let template: Deeplink<Typed> = try "/flag/\(\.flag)"
         var value = Typed()
         for text in ["yes", "on", "maybe", "2", "", "TRUE%3F"] {
-            #expect(throws: DeeplinkError.self) { try template.parse(try url("https://a.com/flag/\(text)"), into: &value) }
+            #expect(throws: DeeplinkError.self) {
+                try template.parse(try url("https://a.com/flag/\(text)"), into: &value)
+            }
         }
     }
 
@@ -224,7 +263,10 @@ func url(_ text: String) throws -> URL {
             for index in 0..<50 {
                 group.addTask {
                     var value = TestData()
-                    try? template.parse(URL(string: "https://a.com/test/\(index)") ?? URL(fileURLWithPath: "/"), into: &value)
+                    try? template.parse(
+                        URL(string: "https://a.com/test/\(index)") ?? URL(fileURLWithPath: "/"),
+                        into: &value
+                    )
                     return value.id
                 }
             }

@@ -6,7 +6,9 @@ import Testing
 /// The `deeplink` cases of `../shared/data/bad-inputs.json`, read at test time.
 @Suite struct HostileDeeplinkTests {
     static func input(_ id: String) throws -> (input: String, expect: [String: Any]) {
-        let root = try #require(try JSONSerialization.jsonObject(with: try SharedData.data("bad-inputs.json")) as? [String: Any])
+        let root = try #require(
+            try JSONSerialization.jsonObject(with: try SharedData.data("bad-inputs.json")) as? [String: Any]
+        )
         let cases = try #require(root["cases"] as? [[String: Any]])
         let entry = try #require(cases.first { $0["id"] as? String == id })
         return (try #require(entry["input"] as? String), try #require(entry["expect"] as? [String: Any]))

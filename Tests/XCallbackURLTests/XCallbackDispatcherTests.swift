@@ -7,7 +7,8 @@ import XCallbackURL
     @Test func knownActionRunsAndAppendsItsResults() async {
         let dispatcher = XCallbackDispatcher(scheme: "myapp")
         await dispatcher.register("add") { request in
-            let a = Int(request[parameter: "a"] ?? "") ?? 0, b = Int(request[parameter: "b"] ?? "") ?? 0
+            let a = Int(request[parameter: "a"] ?? "") ?? 0
+            let b = Int(request[parameter: "b"] ?? "") ?? 0
             return [.init("sum", String(a + b))]
         }
         let outcome = await dispatcher.handle(

@@ -46,7 +46,7 @@ import XCallbackURL
 
     @Test(arguments: [
         "Hello & bye", "a+b", "1 + 1 = 2", "x=y=z", "#hash", "?q", "50% off", "%252F", "path/with/slashes", "",
-        "non-ASCII ü é 漢字 😀", "line\nbreak\ttab", "'\"<>\\`{}|^[]",
+        "non-ASCII ü é 漢字 😀", "line\nbreak\ttab", "'\"<>\\`{}|^[]", "\u{FEFF}starts with a byte-order mark",
     ])
     func awkwardValuesRoundTrip(value: String) throws {
         let request = try XCallbackRequest(
@@ -61,6 +61,13 @@ import XCallbackURL
         let parsed = try XCallbackRequest(parsing: url)
         #expect(parsed == request)
         #expect(try parsed.url() == url)
+    }
+
+    @Test func everyCharacterButTheUnreservedOnesIsEscapedWithUpperCaseHex() throws {
+        let value = ":/?#[]@!$&'()*+,;=% ~-._AZaz09\u{7F}é"
+        let url = try XCallbackRequest(scheme: "app", action: "do", parameters: [.init("v", value)]).url()
+        let reserved = "%3A%2F%3F%23%5B%5D%40%21%24%26%27%28%29%2A%2B%2C%3B%3D%25%20"
+        #expect(url == "app://x-callback-url/do?v=" + reserved + "~-._AZaz09%7F%C3%A9")
     }
 
     @Test func plusIsEncodedSoFormDecodingReceiversKeepIt() throws {
@@ -151,6 +158,7 @@ import XCallbackURL
         ("app://x-callback-url/a%zz", .badEncoding, "action"),
         ("app://x-callback-url/do?title=%zz", .badEncoding, "title"),
         ("app://x-callback-url/do?title=%C3", .badEncoding, "title"),
+        ("app://x-callback-url/do?title=%A9", .badEncoding, "title"),
         ("app://x-callback-url/do?%zz=1", .badEncoding, "query"),
         ("app://x-callback-url/do?=1", .badParameter, "query"),
         ("app://x-callback-url/do?a=1\nX-Injected: yes", .badEncoding, "url"),
