@@ -61,14 +61,22 @@ let package = Package(
         // The synchronous, network-free matcher: what an app that lists openings needs, without NIO or JavaScriptCore.
         .target(
             name: "LinkMatching",
-            dependencies: ["LinkRules", "WebLinks", httpTypes, .target(name: "CICU", condition: .when(platforms: [.linux]))]
+            dependencies: [
+                "LinkRules", "WebLinks", httpTypes, .target(name: "CICU", condition: .when(platforms: [.linux])),
+            ]
         ),
-        .target(name: "LinkScripts", dependencies: [.target(name: "CJavaScriptCore", condition: .when(platforms: [.linux]))]),
+        .target(
+            name: "LinkScripts",
+            dependencies: [.target(name: "CJavaScriptCore", condition: .when(platforms: [.linux]))]
+        ),
         // The fetching protocol, policy and fixtures; the AsyncHTTPClient client lives apart in LinkFetchingHTTP.
         .target(name: "LinkFetching", dependencies: ["WebLinks", httpTypes]),
         .target(
             name: "LinkFetchingHTTP",
-            dependencies: ["LinkFetching", httpTypes, asyncHTTPClient, logging, .product(name: "NIOHTTPCompression", package: "swift-nio-extras")] + nio
+            dependencies: [
+                "LinkFetching", httpTypes, asyncHTTPClient, logging,
+                .product(name: "NIOHTTPCompression", package: "swift-nio-extras"),
+            ] + nio
         ),
         .target(
             name: "LinkResolver",
@@ -76,32 +84,69 @@ let package = Package(
             resources: [.copy("Resources/default-rules.json")]
         ),
         .target(
-            name: "AppChooser", dependencies: ["LinkRules", "LinkMatching", "LinkFetching", .product(name: "GRDB", package: "GRDB.swift")],
+            name: "AppChooser",
+            dependencies: ["LinkRules", "LinkMatching", "LinkFetching", .product(name: "GRDB", package: "GRDB.swift")],
             resources: [.copy("Resources/catalog.json")]
         ),
-        .target(name: "RuleTooling", dependencies: ["LinkRules", "LinkMatching", "LinkResolver", "LinkScripts", "WebLinks"]),
+        .target(
+            name: "RuleTooling",
+            dependencies: ["LinkRules", "LinkMatching", "LinkResolver", "LinkScripts", "WebLinks"]
+        ),
         .target(
             name: "LinkServer",
-            dependencies: ["LinkRules", "LinkMatching", "LinkResolver", "LinkFetching", "LinkFetchingHTTP", "WebLinks", "XCallbackURL", "AppChooser", hummingbird, hummingbirdCore, logging, .product(name: "NIOHTTPTypes", package: "swift-nio-extras")] + nio,
+            dependencies: [
+                "LinkRules", "LinkMatching", "LinkResolver", "LinkFetching", "LinkFetchingHTTP", "WebLinks",
+                "XCallbackURL", "AppChooser", hummingbird, hummingbirdCore, logging,
+                .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
+            ] + nio,
             resources: [.copy("Resources/playground")]
         ),
         // Naive baselines, corpora and timing: `package` access to the matcher, never part of a product.
-        .target(name: "SwitchyardBenchmarks", dependencies: ["LinkRules", "LinkMatching", "WebLinks"], path: "Benchmarks/SwitchyardBenchmarks"),
-        .executableTarget(
-            name: "switchyard", dependencies: ["LinkRules", "LinkMatching", "LinkResolver", "RuleTooling", "LinkFetching", "LinkFetchingHTTP", "WebLinks", "LinkServer", "XCallbackURL", "AppChooser", "SwitchyardBenchmarks", argumentParser, logging]
+        .target(
+            name: "SwitchyardBenchmarks",
+            dependencies: ["LinkRules", "LinkMatching", "WebLinks"],
+            path: "Benchmarks/SwitchyardBenchmarks"
         ),
-        .target(name: "SwitchyardTestSupport", dependencies: ["LinkRules", "LinkMatching", "LinkResolver", "WebLinks"] + nio, path: "Tests/SwitchyardTestSupport"),
-        .testTarget(name: "LinkFetchingTests", dependencies: ["LinkFetching", "LinkFetchingHTTP", "SwitchyardTestSupport", httpTypes]),
+        .executableTarget(
+            name: "switchyard",
+            dependencies: [
+                "LinkRules", "LinkMatching", "LinkResolver", "RuleTooling", "LinkFetching", "LinkFetchingHTTP",
+                "WebLinks", "LinkServer", "XCallbackURL", "AppChooser", "SwitchyardBenchmarks", argumentParser, logging,
+            ]
+        ),
+        .target(
+            name: "SwitchyardTestSupport",
+            dependencies: ["LinkRules", "LinkMatching", "LinkResolver", "WebLinks"] + nio,
+            path: "Tests/SwitchyardTestSupport"
+        ),
+        .testTarget(
+            name: "LinkFetchingTests",
+            dependencies: ["LinkFetching", "LinkFetchingHTTP", "SwitchyardTestSupport", httpTypes]
+        ),
         .testTarget(name: "LinkScriptsTests", dependencies: ["LinkScripts", "SwitchyardTestSupport"]),
         .testTarget(name: "XCallbackURLTests", dependencies: ["XCallbackURL", "SwitchyardTestSupport"]),
         .testTarget(name: "DeeplinkTemplatesTests", dependencies: ["DeeplinkTemplates", "SwitchyardTestSupport"]),
-        .testTarget(name: "AppChooserTests", dependencies: ["AppChooser", "LinkFetchingHTTP", "SwitchyardTestSupport"]),
+        .testTarget(
+            name: "AppChooserTests",
+            dependencies: ["AppChooser", "LinkFetchingHTTP", "SwitchyardTestSupport"]
+        ),
         .testTarget(name: "LinkRulesTests", dependencies: ["LinkRules", "SwitchyardTestSupport"]),
         .testTarget(name: "WebLinksTests", dependencies: ["WebLinks", "SwitchyardTestSupport"]),
-        .testTarget(name: "LinkMatchingTests", dependencies: ["LinkMatching", "LinkResolver", "WebLinks", "SwitchyardBenchmarks", "SwitchyardTestSupport", httpTypes]),
-        .testTarget(name: "LinkResolverTests", dependencies: ["LinkResolver", "LinkMatching", "LinkFetchingHTTP", "SwitchyardTestSupport"]),
+        .testTarget(
+            name: "LinkMatchingTests",
+            dependencies: [
+                "LinkMatching", "LinkResolver", "WebLinks", "SwitchyardBenchmarks", "SwitchyardTestSupport", httpTypes,
+            ]
+        ),
+        .testTarget(
+            name: "LinkResolverTests",
+            dependencies: ["LinkResolver", "LinkMatching", "LinkFetchingHTTP", "SwitchyardTestSupport"]
+        ),
         .testTarget(name: "RuleToolingTests", dependencies: ["RuleTooling", "SwitchyardTestSupport"]),
-        .testTarget(name: "LinkServerTests", dependencies: ["LinkServer", "SwitchyardTestSupport", hummingbirdTesting]),
+        .testTarget(
+            name: "LinkServerTests",
+            dependencies: ["LinkServer", "SwitchyardTestSupport", hummingbirdTesting]
+        ),
         .testTarget(name: "SwitchyardCLITests", dependencies: ["switchyard", "SwitchyardTestSupport"]),
     ]
 )

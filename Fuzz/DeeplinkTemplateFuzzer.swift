@@ -33,12 +33,21 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     } catch {
         handled = false
     }
-    fuzzExpect(handled == anyMatched, "the center (\(handled)) disagrees with its templates (\(anyMatched)) on \(FuzzInput.preview(fields[0]))")
+    fuzzExpect(
+        handled == anyMatched,
+        "the center (\(handled)) disagrees with its templates (\(anyMatched)) on \(FuzzInput.preview(fields[0]))"
+    )
     if !fields[1].isEmpty, let template = DeeplinkTemplateFuzzer.template(from: fields[1]) {
         var value = DeeplinkFields()
         let (matched, elapsed) = fuzzTimed { (try? template.parse(url, into: &value)) != nil }
-        fuzzExpect(elapsed < .milliseconds(500), "matching took \(elapsed): \(FuzzInput.preview(fields[1])) on \(FuzzInput.preview(fields[0]))")
-        fuzzExpect(matched == template.matches(url, startingWith: DeeplinkFields()), "parse and matches disagree on \(FuzzInput.preview(fields[0]))")
+        fuzzExpect(
+            elapsed < .milliseconds(500),
+            "matching took \(elapsed): \(FuzzInput.preview(fields[1])) on \(FuzzInput.preview(fields[0]))"
+        )
+        fuzzExpect(
+            matched == template.matches(url, startingWith: DeeplinkFields()),
+            "parse and matches disagree on \(FuzzInput.preview(fields[0]))"
+        )
         if matched {
             _ = template.url(for: value)
         }
@@ -109,23 +118,37 @@ enum DeeplinkTemplateFuzzer {
     /// be told apart when the URL is read again (that ambiguity is inherent to the template, not a bug).
     static func checkRoundTrip(_ template: Deeplink<DeeplinkFields>, value: DeeplinkFields, url: String) {
         let plain = value.strings.allSatisfy { text in
-            !text.isEmpty && text.unicodeScalars.allSatisfy { $0.isASCII && $0.properties.isAlphabetic || ("0"..."9").contains($0) }
+            !text.isEmpty
+                && text.unicodeScalars.allSatisfy {
+                    $0.isASCII && $0.properties.isAlphabetic || ("0"..."9").contains($0)
+                }
         }
         guard plain else { return }
         // A custom scheme's "host" is the first path segment, so the URL is built without one.
-        let built = template.scheme == nil ? template.url(for: value, scheme: "https", host: template.host ?? "example.com") : template.url(for: value)
+        let built =
+            template.scheme == nil
+            ? template.url(for: value, scheme: "https", host: template.host ?? "example.com") : template.url(for: value)
         guard let builtURL = URL(string: built) else {
-            fuzzExpect(false, "url(for:) built \(FuzzInput.preview(built)), which is not a URL (from \(FuzzInput.preview(url)))")
+            fuzzExpect(
+                false,
+                "url(for:) built \(FuzzInput.preview(built)), which is not a URL (from \(FuzzInput.preview(url)))"
+            )
             return
         }
         var again = DeeplinkFields()
         do throws(DeeplinkError) {
             try template.parse(builtURL, into: &again)
         } catch {
-            fuzzExpect(false, "\(template.pattern): \(FuzzInput.preview(url)) → \(value) → \(FuzzInput.preview(built)) does not match: \(error)")
+            fuzzExpect(
+                false,
+                "\(template.pattern): \(FuzzInput.preview(url)) → \(value) → \(FuzzInput.preview(built)) does not match: \(error)"
+            )
             return
         }
-        fuzzExpect(again == value, "\(template.pattern): \(FuzzInput.preview(url)) → \(value) → \(FuzzInput.preview(built)) → \(again)")
+        fuzzExpect(
+            again == value,
+            "\(template.pattern): \(FuzzInput.preview(url)) → \(value) → \(FuzzInput.preview(built)) → \(again)"
+        )
     }
 
     /// A template from template-like text (see the file's documentation); nil when it cannot be built (two

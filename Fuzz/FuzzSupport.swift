@@ -36,7 +36,8 @@ enum FuzzInput {
             case "\"": result += "\\\""
             case "\\": result += "\\\\"
             case _ where scalar.value < 0x20:
-                result += "\\u" + String(repeating: "0", count: 4 - String(scalar.value, radix: 16).count)
+                result +=
+                    "\\u" + String(repeating: "0", count: 4 - String(scalar.value, radix: 16).count)
                     + String(scalar.value, radix: 16)
             default: result.unicodeScalars.append(scalar)
             }
@@ -46,8 +47,10 @@ enum FuzzInput {
 
     /// A short, printable preview of `text` for failure messages.
     static func preview(_ text: String, limit: Int = 300) -> String {
-        let escaped = text.unicodeScalars.map { $0.isASCII && $0.value >= 0x20 && $0.value != 0x7F ? String($0) : $0.escaped(asASCII: true) }
-            .joined()
+        let escaped = text.unicodeScalars.map {
+            $0.isASCII && $0.value >= 0x20 && $0.value != 0x7F ? String($0) : $0.escaped(asASCII: true)
+        }
+        .joined()
         return escaped.count > limit ? String(escaped.prefix(limit)) + "…" : escaped
     }
 }
@@ -55,7 +58,9 @@ enum FuzzInput {
 /// A broken invariant: the message goes to stderr and the process traps, which libFuzzer reports as a crash and
 /// saves the input as a reproducer.
 func fuzzExpect(
-    _ condition: @autoclosure () -> Bool, _ message: @autoclosure () -> String, file: StaticString = #fileID,
+    _ condition: @autoclosure () -> Bool,
+    _ message: @autoclosure () -> String,
+    file: StaticString = #fileID,
     line: UInt = #line
 ) {
     guard !condition() else { return }

@@ -21,10 +21,13 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         let again = try Link(normalized).text
         fuzzExpect(
             again == normalized,
-            "not idempotent: \(FuzzInput.preview(raw)) → \(FuzzInput.preview(normalized)) → \(FuzzInput.preview(again))")
+            "not idempotent: \(FuzzInput.preview(raw)) → \(FuzzInput.preview(normalized)) → \(FuzzInput.preview(again))"
+        )
     } catch {
         fuzzExpect(
-            false, "the normalised link \(FuzzInput.preview(normalized)) (from \(FuzzInput.preview(raw))) is refused: \(error)")
+            false,
+            "the normalised link \(FuzzInput.preview(normalized)) (from \(FuzzInput.preview(raw))) is refused: \(error)"
+        )
     }
     return 0
 }
@@ -38,11 +41,15 @@ enum LinkInputFuzzer {
         fuzzExpect(link.utf8.count <= Link.maximumLength, "an accepted link is over the length limit: \(context)")
         let whitespace: Set<Unicode.Scalar> = [" ", "\t", "\n", "\r", "\u{0C}"]
         if let first = link.unicodeScalars.first, let last = link.unicodeScalars.last {
-            fuzzExpect(!whitespace.contains(first) && !whitespace.contains(last), "surrounding whitespace kept: \(context)")
+            fuzzExpect(
+                !whitespace.contains(first) && !whitespace.contains(last),
+                "surrounding whitespace kept: \(context)"
+            )
         }
         fuzzExpect(
             !link.unicodeScalars.contains { $0.value < 0x20 || $0.value == 0x7F || (0x80...0x9F).contains($0.value) },
-            "a control character got through: \(context)")
+            "a control character got through: \(context)"
+        )
         guard let colon = link.firstIndex(of: ":") else {
             fuzzExpect(false, "an accepted link has no scheme: \(context)")
             return
@@ -53,7 +60,9 @@ enum LinkInputFuzzer {
         let afterSlashes = link[link.index(after: colon)...].dropFirst(2)
         let authority = afterSlashes.prefix { $0 != "/" && $0 != "?" && $0 != "#" }
         let hostPort = authority.split(separator: "@", omittingEmptySubsequences: false).last ?? authority
-        let host = hostPort.hasPrefix("[") ? hostPort : (hostPort.split(separator: ":", omittingEmptySubsequences: false).first ?? hostPort)
+        let host =
+            hostPort.hasPrefix("[")
+            ? hostPort : (hostPort.split(separator: ":", omittingEmptySubsequences: false).first ?? hostPort)
         fuzzExpect(!host.isEmpty, "an http(s) link was accepted with an empty host: \(context)")
         fuzzExpect(host.allSatisfy(\.isASCII), "the host is not ASCII (punycode) after normalising: \(context)")
         fuzzExpect(host == host.lowercased(), "the host is not lower case after normalising: \(context)")

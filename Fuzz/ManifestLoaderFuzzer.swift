@@ -17,7 +17,10 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         fuzzExpect(loaded.diagnostics == again.diagnostics, "two loads of the same bytes gave different diagnostics")
         for diagnostic in loaded.diagnostics {
             ManifestLoaderFuzzer.checkPosition(diagnostic.position, in: bytes, what: diagnostic.description)
-            fuzzExpect(!diagnostic.code.isEmpty && !diagnostic.message.isEmpty, "a diagnostic without code or message: \(diagnostic)")
+            fuzzExpect(
+                !diagnostic.code.isEmpty && !diagnostic.message.isEmpty,
+                "a diagnostic without code or message: \(diagnostic)"
+            )
         }
         ManifestLoaderFuzzer.checkPointers(loaded)
     case (.failure(let error), .failure(let again)):
@@ -48,9 +51,13 @@ enum ManifestLoaderFuzzer {
         fuzzExpect(position.line >= 1 && position.column >= 1, "position \(position) is not 1-based: \(what())")
         fuzzExpect(
             position.offset >= 0 && position.offset <= bytes.count,
-            "offset \(position.offset) is outside the \(bytes.count)-byte input: \(what())")
+            "offset \(position.offset) is outside the \(bytes.count)-byte input: \(what())"
+        )
         let newlines = bytes.prefix(position.offset).count { $0 == UInt8(ascii: "\n") }
-        fuzzExpect(position.line <= newlines + 1, "line \(position.line) is past the input's \(newlines + 1) lines: \(what())")
+        fuzzExpect(
+            position.line <= newlines + 1,
+            "line \(position.line) is past the input's \(newlines + 1) lines: \(what())"
+        )
     }
 
     /// Every entry that loaded keeps a pointer the parsed document can locate (the CLI and the playground print
@@ -62,7 +69,10 @@ enum ManifestLoaderFuzzer {
             + manifest.actions.flatMap { $0.formats.map(\.pointer) } + manifest.browsers.map(\.pointer)
             + manifest.previews.map(\.pointer) + manifest.redirects.map(\.pointer)
         for pointer in pointers {
-            fuzzExpect(loaded.position(of: pointer) != nil, "the loaded entry at \(pointer) has no position in the document")
+            fuzzExpect(
+                loaded.position(of: pointer) != nil,
+                "the loaded entry at \(pointer) has no position in the document"
+            )
         }
     }
 }

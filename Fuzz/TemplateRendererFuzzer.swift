@@ -33,26 +33,35 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     // Text the normaliser refuses never reaches the matcher (the link-input target fuzzes the normaliser itself).
     guard let link = try? Link(linkText) else { return 0 }
     let (resolution, elapsed) = fuzzTimed { rules.resolve(link, options: MatchOptions(budget: budget)) }
-    let context = "regex \(FuzzInput.preview(regex)), template \(FuzzInput.preview(template)), link \(FuzzInput.preview(linkText))"
+    let context =
+        "regex \(FuzzInput.preview(regex)), template \(FuzzInput.preview(template)), link \(FuzzInput.preview(linkText))"
     // The regex budget bounds matching; the slack covers compiling-free work (rendering, redirects, sanitizers).
-    fuzzExpect(elapsed < budget.perResolution + .milliseconds(500), "resolution took \(elapsed), over its budget: \(context)")
+    fuzzExpect(
+        elapsed < budget.perResolution + .milliseconds(500),
+        "resolution took \(elapsed), over its budget: \(context)"
+    )
     for opening in resolution.openings {
         if let url = opening.url {
             fuzzExpect(
                 OutputSafety.problem(with: url) == nil,
-                "\(opening.rule) handed out the unsafe URL \(FuzzInput.preview(url)): \(context)")
+                "\(opening.rule) handed out the unsafe URL \(FuzzInput.preview(url)): \(context)"
+            )
         }
     }
     guard resolution.timedOutRules.isEmpty else { return 0 }
     guard let unwrapped = try? Link(resolution.unwrapped) else {
-        fuzzExpect(false, "the unwrapped link \(FuzzInput.preview(resolution.unwrapped)) does not normalise: \(context)")
+        fuzzExpect(
+            false,
+            "the unwrapped link \(FuzzInput.preview(resolution.unwrapped)) does not normalise: \(context)"
+        )
         return 0
     }
     let naive = rules.naiveOpenings(for: unwrapped)
     fuzzExpect(
         naive == resolution.openings,
         "the compiled matcher disagrees with the naive loop on \(FuzzInput.preview(resolution.unwrapped)): "
-            + "compiled \(TemplateRendererFuzzer.describe(resolution.openings)), naive \(TemplateRendererFuzzer.describe(naive)); \(context)")
+            + "compiled \(TemplateRendererFuzzer.describe(resolution.openings)), naive \(TemplateRendererFuzzer.describe(naive)); \(context)"
+    )
     return 0
 }
 
@@ -74,6 +83,7 @@ enum TemplateRendererFuzzer {
 
     /// `rule=url` for each opening, for failure messages.
     static func describe(_ openings: [Opening]) -> String {
-        "[" + openings.map { "\($0.rule)=\($0.url.map { FuzzInput.preview($0) } ?? "nil")" }.joined(separator: ", ") + "]"
+        "[" + openings.map { "\($0.rule)=\($0.url.map { FuzzInput.preview($0) } ?? "nil")" }.joined(separator: ", ")
+            + "]"
     }
 }

@@ -19,7 +19,10 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
 enum XCallbackRoundTripFuzzer {
     /// A policy that lets more inputs through to the builder.
     static let permissive = CallbackPolicy(
-        allowedWebHosts: ["example.com", "[::1]"], maximumLength: 1 << 20, maximumNestingDepth: 8)
+        allowedWebHosts: ["example.com", "[::1]"],
+        maximumLength: 1 << 20,
+        maximumNestingDepth: 8
+    )
 
     /// Parse, build, parse, build.
     static func roundTrip(_ url: String, policy: CallbackPolicy) {
@@ -42,9 +45,13 @@ enum XCallbackRoundTripFuzzer {
             let reparsed = try XCallbackRequest(parsing: built, policy: policy)
             fuzzExpect(
                 reparsed == request,
-                "build → parse changed the request: \(request) became \(reparsed) via \(FuzzInput.preview(built)); \(context)")
+                "build → parse changed the request: \(request) became \(reparsed) via \(FuzzInput.preview(built)); \(context)"
+            )
             let rebuilt = try reparsed.url(policy: policy)
-            fuzzExpect(rebuilt == built, "build is not stable: \(FuzzInput.preview(built)) → \(FuzzInput.preview(rebuilt)); \(context)")
+            fuzzExpect(
+                rebuilt == built,
+                "build is not stable: \(FuzzInput.preview(built)) → \(FuzzInput.preview(rebuilt)); \(context)"
+            )
         } catch {
             fuzzExpect(false, "the built URL \(FuzzInput.preview(built)) is refused (\(error)): \(context)")
         }

@@ -20,8 +20,10 @@ package enum LinkCorpus {
         var random = SplitMix64(seed: seed)
         let knownHosts = Array(Set(seedLinks.compactMap(host(of:)))).sorted()
         let paths = Array(Set(seedLinks.compactMap(path(of:)))).sorted()
-        let words = ["news", "blog", "shop", "media", "cloud", "mail", "maps", "video", "music", "docs", "app", "dev",
-                     "photo", "store", "forum", "wiki", "play", "live", "data", "home"]
+        let words = [
+            "news", "blog", "shop", "media", "cloud", "mail", "maps", "video", "music", "docs", "app", "dev",
+            "photo", "store", "forum", "wiki", "play", "live", "data", "home",
+        ]
         let tlds = ["com", "org", "net", "io", "co.uk", "de", "fr", "jp", "app", "dev"]
         var links: [String] = []
         links.reserveCapacity(count)
@@ -34,9 +36,11 @@ package enum LinkCorpus {
             case 1:
                 host = "\(words[random.next(words.count)])\(random.next(1000)).\(tlds[random.next(tlds.count)])"
             default:
-                host = "www.\(words[random.next(words.count)])-\(words[random.next(words.count)]).\(tlds[random.next(tlds.count)])"
+                host =
+                    "www.\(words[random.next(words.count)])-\(words[random.next(words.count)]).\(tlds[random.next(tlds.count)])"
             }
-            var path = paths.isEmpty || random.next(3) == 0
+            var path =
+                paths.isEmpty || random.next(3) == 0
                 ? "/\(words[random.next(words.count)])/\(random.next(1_000_000))"
                 : paths[random.next(paths.count)]
             if random.next(5) == 0 { path += "?utm_source=\(words[random.next(words.count)])&id=\(index)" }

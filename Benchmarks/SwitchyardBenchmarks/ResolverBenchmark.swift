@@ -47,7 +47,10 @@ package struct ResolverBenchmark: Sendable {
     /// anew (timed 21 times), `testSuite` runs its offline embedded tests (timed once): both are the caller's, so
     /// that this target needs only the matcher.
     package func run(
-        rules: RuleSet, load: () -> RuleSet?, testSuite: () async -> Void, progress: (String) -> Void = { _ in }
+        rules: RuleSet,
+        load: () -> RuleSet?,
+        testSuite: () async -> Void,
+        progress: (String) -> Void = { _ in }
     ) async -> Report {
         let clock = ContinuousClock()
         var loadTimes: [Double] = []
@@ -68,25 +71,35 @@ package struct ResolverBenchmark: Sendable {
 
         let options = MatchOptions()
         var mismatches = 0
-        for link in corpus where rules.naiveOpenings(for: link, options: options) != rules.openings(for: link, options: options) {
+        for link in corpus
+        where rules.naiveOpenings(for: link, options: options) != rules.openings(for: link, options: options) {
             mismatches += 1
         }
         // The two engines' passes are interleaved (compiled passes spread between the naive ones), so that a slow
         // spell of a shared machine falls on both rather than skewing the ratio.
-        var naivePasses = Passes(), compiledPasses = Passes()
-        let naiveCount = max(repetitions.naive, 1), compiledCount = max(repetitions.compiled, 1)
+        var naivePasses = Passes()
+        var compiledPasses = Passes()
+        let naiveCount = max(repetitions.naive, 1)
+        let compiledCount = max(repetitions.compiled, 1)
         for naivePass in 0..<naiveCount {
             measure(into: &naivePasses) { _ = rules.naiveOpenings(for: $0, options: options) }
             while compiledPasses.means.count < (naivePass + 1) * compiledCount / naiveCount {
                 measure(into: &compiledPasses) { _ = rules.openings(for: $0, options: options) }
             }
         }
-        let naive = naivePasses.timing, compiled = compiledPasses.timing
+        let naive = naivePasses.timing
+        let compiled = compiledPasses.timing
         progress("naive: \(String(format: "%.1f", naive.meanMicros)) µs/URL")
         progress("compiled: \(String(format: "%.2f", compiled.meanMicros)) µs/URL")
         return Report(
-            urls: corpus.count, naive: naive, compiled: compiled, ratio: naive.meanMicros / max(compiled.meanMicros, 0.001),
-            loadMillis: Self.median(loadTimes), testSuiteMillis: testSuiteMillis, mismatches: mismatches)
+            urls: corpus.count,
+            naive: naive,
+            compiled: compiled,
+            ratio: naive.meanMicros / max(compiled.meanMicros, 0.001),
+            loadMillis: Self.median(loadTimes),
+            testSuiteMillis: testSuiteMillis,
+            mismatches: mismatches
+        )
     }
 
     /// The passes of one engine over the corpus.
@@ -99,8 +112,10 @@ package struct ResolverBenchmark: Sendable {
         var timing: Timing {
             let sorted = perURL.sorted()
             return Timing(
-                meanMicros: ResolverBenchmark.median(means), medianMicros: ResolverBenchmark.percentile(sorted, 0.5),
-                p99Micros: ResolverBenchmark.percentile(sorted, 0.99))
+                meanMicros: ResolverBenchmark.median(means),
+                medianMicros: ResolverBenchmark.percentile(sorted, 0.5),
+                p99Micros: ResolverBenchmark.percentile(sorted, 0.99)
+            )
         }
     }
 

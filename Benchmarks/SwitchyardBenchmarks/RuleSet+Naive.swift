@@ -16,17 +16,41 @@ extension RuleSet {
             let formats = compiled.formats.filter { options.allows($0.app) }
             guard !formats.isEmpty, compiled.regex.matches(input) else { continue }
             for format in formats {
-                appendOpening(format.output, to: &result, kind: .action, app: format.appInfo, title: compiled.action.title, rule: format.rule, script: format.script) { compiled.regex.replacingMatches(in: input, with: $0) }
+                appendOpening(
+                    format.output,
+                    to: &result,
+                    kind: .action,
+                    app: format.appInfo,
+                    title: compiled.action.title,
+                    rule: format.rule,
+                    script: format.script
+                ) { compiled.regex.replacingMatches(in: input, with: $0) }
             }
         }
         if options.includeBrowsers {
             for compiled in browsers where options.allows(compiled.browser.app) && compiled.regex.matches(link) {
-                appendOpening(compiled.output, to: &result, kind: .browser, app: compiled.appInfo, title: compiled.browser.app.name, rule: compiled.rule, script: compiled.script) { compiled.regex.replacingMatches(in: link, with: $0) }
+                appendOpening(
+                    compiled.output,
+                    to: &result,
+                    kind: .browser,
+                    app: compiled.appInfo,
+                    title: compiled.browser.app.name,
+                    rule: compiled.rule,
+                    script: compiled.script
+                ) { compiled.regex.replacingMatches(in: link, with: $0) }
             }
         }
         if options.includePreviews {
             for compiled in previews where compiled.regex.matches(link) {
-                appendOpening(compiled.output, to: &result, kind: .preview, app: nil, title: "Preview", rule: compiled.rule, script: compiled.script) { compiled.regex.replacingMatches(in: link, with: $0) }
+                appendOpening(
+                    compiled.output,
+                    to: &result,
+                    kind: .preview,
+                    app: nil,
+                    title: "Preview",
+                    rule: compiled.rule,
+                    script: compiled.script
+                ) { compiled.regex.replacingMatches(in: link, with: $0) }
             }
         }
         return result

@@ -87,18 +87,30 @@ struct SeedSet {
     /// Hand-written shapes, so that every target starts from valid inputs even without the reference data.
     mutating func addBuiltIn() {
         let separator = SeedCorpus.separator
-        add("manifest", #"{"apps": [{"identifier": "a", "name": "A", "scheme": "a"}], "actions": [{"regex": "https?://a\\.example/(\\d+)", "formats": [{"appId": "a", "format": "a://item/$1"}]}], "browsers": [], "redirects": {}}"#)
+        add(
+            "manifest",
+            #"{"apps": [{"identifier": "a", "name": "A", "scheme": "a"}], "actions": [{"regex": "https?://a\\.example/(\\d+)", "formats": [{"appId": "a", "format": "a://item/$1"}]}], "browsers": [], "redirects": {}}"#
+        )
         add("link-input", "https://Example.COM./path?q=1#f")
         add("link-input", "http://user@xn--bcher-kva.example:8080/a")
-        add("template", ["https?://a\\.example/(\\d+)", "a://item/$1", "https://a.example/42", ""].joined(separator: separator))
+        add(
+            "template",
+            ["https?://a\\.example/(\\d+)", "a://item/$1", "https://a.example/42", ""].joined(separator: separator)
+        )
         add("template", ["http(s?.*)$", "b$1", "https://a.example/x", "\u{1}"].joined(separator: separator))
-        add("xcallback", "app://x-callback-url/open?x-source=Me&x-success=me%3A%2F%2Fdone&x-error=me%3A%2F%2Ferr&x-cancel=me%3A%2F%2Fcancel&id=1&flag")
+        add(
+            "xcallback",
+            "app://x-callback-url/open?x-source=Me&x-success=me%3A%2F%2Fdone&x-error=me%3A%2F%2Ferr&x-cancel=me%3A%2F%2Fcancel&id=1&flag"
+        )
         add("xcallback", "app://X-Callback-URL/a/b?x-success=https%3A%2F%2Fexample.com%2Fcb%3Fa%3D1&q=caf%C3%A9")
         for link in [
             "https://example.com/test/123/abc", "https://example.com/artist/metallica/42",
-            "https://example.com/event/E621E1F8-C36C-495A-93FC-0C247A3E6E5F/buy/true", "https://example.com/items/1,2,3",
-            "https://example.com/files/a/b/c.txt", "https://example.com/files/a/b/raw", "https://example.com/search?page=2&q=abc",
-            "https://example.com/doc/7#part", "https://example.com/a/12.abc", "myapp://item/5", "https://example.com/user/jo",
+            "https://example.com/event/E621E1F8-C36C-495A-93FC-0C247A3E6E5F/buy/true",
+            "https://example.com/items/1,2,3",
+            "https://example.com/files/a/b/c.txt", "https://example.com/files/a/b/raw",
+            "https://example.com/search?page=2&q=abc",
+            "https://example.com/doc/7#part", "https://example.com/a/12.abc", "myapp://item/5",
+            "https://example.com/user/jo",
         ] {
             add("deeplink", link)
         }
@@ -109,14 +121,20 @@ struct SeedSet {
     /// The manifest's entries as small manifests, and their test inputs, formats and redirect tests.
     mutating func add(manifest: [String: Any]) {
         let apps = manifest["apps"] as? [[String: Any]] ?? []
-        let appsById = Dictionary(apps.compactMap { app in (app["identifier"] as? String).map { ($0, app) } }, uniquingKeysWith: { first, _ in first })
+        let appsById = Dictionary(
+            apps.compactMap { app in (app["identifier"] as? String).map { ($0, app) } },
+            uniquingKeysWith: { first, _ in first }
+        )
         for action in manifest["actions"] as? [[String: Any]] ?? [] {
             let formats = action["formats"] as? [[String: Any]] ?? []
-            let used = formats.compactMap { ($0["appId"] ?? $0["appIdentifier"]) as? String }.compactMap { appsById[$0] }
+            let used = formats.compactMap { ($0["appId"] ?? $0["appIdentifier"]) as? String }.compactMap {
+                appsById[$0]
+            }
             addManifest(["apps": used, "actions": [action]])
             addRule(regex: action["regex"], templates: formats.map { $0["format"] }, inputs: action["testInputs"])
             for format in formats {
-                for case let result as String in format["testResults"] as? [Any] ?? [] where result.contains("x-callback-url") {
+                for case let result as String in format["testResults"] as? [Any] ?? []
+                where result.contains("x-callback-url") {
                     add("xcallback", result)
                 }
             }
@@ -163,7 +181,10 @@ struct SeedSet {
 
     private mutating func addManifest(_ object: [String: Any]) {
         guard JSONSerialization.isValidJSONObject(object),
-            let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])
+            let data = try? JSONSerialization.data(
+                withJSONObject: object,
+                options: [.sortedKeys, .withoutEscapingSlashes]
+            )
         else { return }
         add("manifest", data: data)
     }
@@ -196,7 +217,9 @@ struct SeedSet {
                 switch area {
                 case "x-callback": add("xcallback", text)
                 case "deeplink": add("deeplink", text)
-                case "input", "network": add("link-input", text); add("deeplink", text)
+                case "input", "network":
+                    add("link-input", text)
+                    add("deeplink", text)
                 default: break
                 }
             }

@@ -13,14 +13,29 @@ extension AppCatalog {
         for action in manifest.actions {
             var apps: [CatalogApp] = []
             for format in action.formats {
-                guard let app = format.inlineApp ?? appsById[format.appId], !apps.contains(where: { $0.key == app.identifier }) else { continue }
-                apps.append(CatalogApp(key: app.identifier, name: app.name, urlScheme: app.scheme + ":", actions: [.init(key: "open", urlFormat: nil)]))
+                guard let app = format.inlineApp ?? appsById[format.appId],
+                    !apps.contains(where: { $0.key == app.identifier })
+                else { continue }
+                apps.append(
+                    CatalogApp(
+                        key: app.identifier,
+                        name: app.name,
+                        urlScheme: app.scheme + ":",
+                        actions: [.init(key: "open", urlFormat: nil)]
+                    )
+                )
             }
             let signature = apps.map(\.key)
             guard apps.count >= 2, seen.insert(signature).inserted else { continue }
-            types.append(AppType(
-                key: action.pointer.description, name: action.title, parameters: [.init(key: "url", name: "Link")],
-                actions: [.init(key: "open", name: action.title)], apps: apps))
+            types.append(
+                AppType(
+                    key: action.pointer.description,
+                    name: action.title,
+                    parameters: [.init(key: "url", name: "Link")],
+                    actions: [.init(key: "open", name: action.title)],
+                    apps: apps
+                )
+            )
         }
         self.init(types: types)
     }
@@ -31,7 +46,12 @@ extension AppPicker {
     /// whose apps are installed, with their native URLs, in manifest order, the default marked.
     public func model(for resolution: Resolution, appType: String) throws(ChooserError) -> PickerModel {
         var model = try self.model(appType: appType, action: "open", parameters: ["url": resolution.unwrapped])
-        let urls = Dictionary(resolution.openings.compactMap { opening in opening.app.flatMap { app in opening.url.map { (app.identifier, $0) } } }, uniquingKeysWith: { first, _ in first })
+        let urls = Dictionary(
+            resolution.openings.compactMap { opening in
+                opening.app.flatMap { app in opening.url.map { (app.identifier, $0) } }
+            },
+            uniquingKeysWith: { first, _ in first }
+        )
         model.choices = model.choices.compactMap { choice in
             guard let url = urls[choice.app] else { return nil }
             var rendered = choice

@@ -55,7 +55,9 @@ public struct AppCatalog: Sendable, Equatable {
 
     /// Switchyard's own bundled catalog (system apps and common types), written by the team.
     public static func bundled() throws(ChooserError) -> AppCatalog {
-        guard let url = Bundle.module.url(forResource: "catalog", withExtension: "json"), let data = try? Data(contentsOf: url) else {
+        guard let url = Bundle.module.url(forResource: "catalog", withExtension: "json"),
+            let data = try? Data(contentsOf: url)
+        else {
             throw ChooserError(.invalidCatalog, "the bundled catalog.json is missing from the build")
         }
         return try decode(data, source: "bundled catalog.json")
@@ -70,7 +72,9 @@ public struct AppCatalog: Sendable, Equatable {
             catalog = try decode(data, source: system.path)
         }
         let appData = directory.appendingPathComponent("app-data")
-        let files = ((try? fileManager.contentsOfDirectory(atPath: appData.path)) ?? []).filter { $0.hasSuffix(".json") }.sorted()
+        let files = ((try? fileManager.contentsOfDirectory(atPath: appData.path)) ?? []).filter {
+            $0.hasSuffix(".json")
+        }.sorted()
         guard fileManager.fileExists(atPath: system.path) || !files.isEmpty else {
             throw ChooserError(.invalidCatalog, "\(directory.path): no systemAppTypes.json and no app-data/*.json")
         }

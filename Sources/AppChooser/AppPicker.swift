@@ -14,11 +14,18 @@ public struct AppPicker: Sendable {
     }
 
     /// What to show or open for `action` of `appType` with `parameters`.
-    public func model(appType: String, action: String, parameters: [String: String]) throws(ChooserError) -> PickerModel {
+    public func model(appType: String, action: String, parameters: [String: String]) throws(ChooserError) -> PickerModel
+    {
         guard let type = catalog.type(appType) else {
-            throw ChooserError(.unknownType, "no app type \"\(appType)\" (known: \(catalog.types.map(\.key).joined(separator: ", ")))")
+            throw ChooserError(
+                .unknownType,
+                "no app type \"\(appType)\" (known: \(catalog.types.map(\.key).joined(separator: ", ")))"
+            )
         }
-        guard type.actions.contains(where: { $0.key == action }) || type.apps.contains(where: { $0.actions.contains { $0.key == action } }) else {
+        guard
+            type.actions.contains(where: { $0.key == action })
+                || type.apps.contains(where: { $0.actions.contains { $0.key == action } })
+        else {
             throw ChooserError(.unknownAction, "app type \"\(type.key)\" has no action \"\(action)\"")
         }
         let apps = type.apps.filter { installed.canOpen(scheme: $0.scheme) }
@@ -38,15 +45,29 @@ public struct AppPicker: Sendable {
         }
         let showPicker = reason != "open the default app"
         let choices = apps.map { app in
-            PickerModel.Choice(app: app.key, name: app.name, url: app.url(for: action, parameters: parameters), isDefault: app.key == defaultApp)
+            PickerModel.Choice(
+                app: app.key,
+                name: app.name,
+                url: app.url(for: action, parameters: parameters),
+                isDefault: app.key == defaultApp
+            )
         }
-        return PickerModel(appType: type.key, action: action, choices: choices, defaultApp: defaultApp, showPicker: showPicker, reason: reason)
+        return PickerModel(
+            appType: type.key,
+            action: action,
+            choices: choices,
+            defaultApp: defaultApp,
+            showPicker: showPicker,
+            reason: reason
+        )
     }
 
     /// Remembers the user's pick.
     public func setDefault(appType: String, app: String) throws(ChooserError) {
         guard let type = catalog.type(appType) else { throw ChooserError(.unknownType, "no app type \"\(appType)\"") }
-        guard type.app(app) != nil else { throw ChooserError(.unknownApp, "app type \"\(type.key)\" has no app \"\(app)\"") }
+        guard type.app(app) != nil else {
+            throw ChooserError(.unknownApp, "app type \"\(type.key)\" has no app \"\(app)\"")
+        }
         let installedKeys = Set(type.apps.filter { installed.canOpen(scheme: $0.scheme) }.map(\.key))
         try store?.setDefault(appType: type.key, app: app, installedApps: installedKeys)
     }

@@ -35,7 +35,13 @@ public struct AppType: Sendable, Equatable, Codable {
 
     private enum CodingKeys: String, CodingKey { case key, name, parameters, actions, apps }
 
-    public init(key: String, name: String, parameters: [Parameter] = [], actions: [Action] = [], apps: [CatalogApp] = []) {
+    public init(
+        key: String,
+        name: String,
+        parameters: [Parameter] = [],
+        actions: [Action] = [],
+        apps: [CatalogApp] = []
+    ) {
         self.key = key
         self.name = name
         self.parameters = parameters
@@ -60,10 +66,12 @@ public struct AppType: Sendable, Equatable, Codable {
     /// `other` merged over this type (other wins per key).
     func merging(_ other: AppType) -> AppType {
         AppType(
-            key: key, name: other.name,
+            key: key,
+            name: other.name,
             parameters: Self.merge(parameters, other.parameters, key: \.key),
             actions: Self.merge(actions, other.actions, key: \.key),
-            apps: Self.merge(apps, other.apps, key: \.key) { $0.merging($1) })
+            apps: Self.merge(apps, other.apps, key: \.key) { $0.merging($1) }
+        )
     }
 
     static func merge<T>(_ base: [T], _ over: [T], key: KeyPath<T, String>, combine: (T, T) -> T = { $1 }) -> [T] {
@@ -131,6 +139,11 @@ public struct CatalogApp: Sendable, Equatable, Codable {
     }
 
     func merging(_ other: CatalogApp) -> CatalogApp {
-        CatalogApp(key: key, name: other.name, urlScheme: other.urlScheme, actions: AppType.merge(actions, other.actions, key: \.key))
+        CatalogApp(
+            key: key,
+            name: other.name,
+            urlScheme: other.urlScheme,
+            actions: AppType.merge(actions, other.actions, key: \.key)
+        )
     }
 }

@@ -6,18 +6,23 @@ extension CatalogApp {
     /// not empty; an app without a format for the action falls back to its bare scheme. Parameters the format
     /// does not mention are dropped.
     public func url(for action: String, parameters: [String: String]) -> String {
-        guard let format = actions.first(where: { $0.key == action })?.urlFormat, !format.isEmpty else { return urlScheme }
+        guard let format = actions.first(where: { $0.key == action })?.urlFormat, !format.isEmpty else {
+            return urlScheme
+        }
         let questionMark = format.firstIndex(of: "?")
         let head = questionMark.map { String(format[..<$0]) } ?? format
         var url = Self.fill(head, parameters, escape: Self.pathAllowed)
         guard let questionMark else { return url }
-        let pairs = format[format.index(after: questionMark)...].split(separator: "&", omittingEmptySubsequences: true).compactMap { pair -> String? in
-            let text = String(pair)
-            let rendered = Self.fill(text, parameters, escape: Self.valueAllowed)
-            guard text.contains("{{") else { return rendered }
-            let value = rendered.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false).dropFirst().first ?? ""
-            return value.isEmpty ? nil : rendered
-        }
+        let pairs = format[format.index(after: questionMark)...].split(separator: "&", omittingEmptySubsequences: true)
+            .compactMap { pair -> String? in
+                let text = String(pair)
+                let rendered = Self.fill(text, parameters, escape: Self.valueAllowed)
+                guard text.contains("{{") else { return rendered }
+                let value =
+                    rendered.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false).dropFirst().first
+                    ?? ""
+                return value.isEmpty ? nil : rendered
+            }
         if !pairs.isEmpty { url += "?" + pairs.joined(separator: "&") }
         return url
     }

@@ -9,14 +9,23 @@ public struct CatalogRefresher: Sendable {
     public let baseURL: String
     public let downloader: CachedDownloader
 
-    public init(baseURL: String, fetcher: any LinkFetching, cacheDirectory: URL, lifetime: Duration = .seconds(24 * 60 * 60), now: @escaping @Sendable () -> Date = { Date() }) {
+    public init(
+        baseURL: String,
+        fetcher: any LinkFetching,
+        cacheDirectory: URL,
+        lifetime: Duration = .seconds(24 * 60 * 60),
+        now: @escaping @Sendable () -> Date = { Date() }
+    ) {
         self.baseURL = baseURL.hasSuffix("/") ? String(baseURL.dropLast()) : baseURL
         downloader = CachedDownloader(fetcher: fetcher, directory: cacheDirectory, lifetime: lifetime, now: now)
     }
 
     /// The catalog with every downloadable type merged over `base`, and a warning for each type that could not
     /// be refreshed.
-    public func refresh(_ base: AppCatalog, types: [String]) async -> (catalog: AppCatalog, downloads: [String: CachedDownload.Source], warnings: [String]) {
+    public func refresh(
+        _ base: AppCatalog,
+        types: [String]
+    ) async -> (catalog: AppCatalog, downloads: [String: CachedDownload.Source], warnings: [String]) {
         var catalog = base
         var sources: [String: CachedDownload.Source] = [:]
         var warnings: [String] = []

@@ -17,7 +17,10 @@ public final class ChoicesStore: Sendable {
     /// Opens (creating when needed) the store at `path`.
     public init(path: String) throws(ChooserError) {
         do {
-            try FileManager.default.createDirectory(at: URL(fileURLWithPath: path).deletingLastPathComponent(), withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(
+                at: URL(fileURLWithPath: path).deletingLastPathComponent(),
+                withIntermediateDirectories: true
+            )
             database = try DatabaseQueue(path: path)
             var migrator = DatabaseMigrator()
             migrator.registerMigration("v1") { db in
@@ -38,10 +41,21 @@ public final class ChoicesStore: Sendable {
     public func choice(for appType: String) throws(ChooserError) -> Choice? {
         do {
             return try database.read { db in
-                guard let row = try Row.fetchOne(db, sql: "SELECT app, knownApps, chosenAt FROM defaultApp WHERE appType = ?", arguments: [appType.lowercased()]) else { return nil }
+                guard
+                    let row = try Row.fetchOne(
+                        db,
+                        sql: "SELECT app, knownApps, chosenAt FROM defaultApp WHERE appType = ?",
+                        arguments: [appType.lowercased()]
+                    )
+                else { return nil }
                 let known: String = row["knownApps"]
                 let apps = (try? JSONDecoder().decode([String].self, from: Data(known.utf8))) ?? []
-                return Choice(appType: appType.lowercased(), app: row["app"], knownApps: Set(apps), chosenAt: Date(timeIntervalSince1970: row["chosenAt"]))
+                return Choice(
+                    appType: appType.lowercased(),
+                    app: row["app"],
+                    knownApps: Set(apps),
+                    chosenAt: Date(timeIntervalSince1970: row["chosenAt"])
+                )
             }
         } catch {
             throw ChooserError(.store, "cannot read the default for \"\(appType)\" (\(error))")
@@ -53,7 +67,10 @@ public final class ChoicesStore: Sendable {
         do {
             let known = String(decoding: try JSONEncoder().encode(installedApps.sorted()), as: UTF8.self)
             try database.write { db in
-                try db.execute(sql: "INSERT OR REPLACE INTO defaultApp (appType, app, knownApps, chosenAt) VALUES (?, ?, ?, ?)", arguments: [appType.lowercased(), app, known, Date().timeIntervalSince1970])
+                try db.execute(
+                    sql: "INSERT OR REPLACE INTO defaultApp (appType, app, knownApps, chosenAt) VALUES (?, ?, ?, ?)",
+                    arguments: [appType.lowercased(), app, known, Date().timeIntervalSince1970]
+                )
             }
         } catch {
             throw ChooserError(.store, "cannot save the default for \"\(appType)\" (\(error))")
@@ -63,7 +80,9 @@ public final class ChoicesStore: Sendable {
     /// Forgets the default for `appType` (Choosy's long press).
     public func reset(appType: String) throws(ChooserError) {
         do {
-            try database.write { db in try db.execute(sql: "DELETE FROM defaultApp WHERE appType = ?", arguments: [appType.lowercased()]) }
+            try database.write { db in
+                try db.execute(sql: "DELETE FROM defaultApp WHERE appType = ?", arguments: [appType.lowercased()])
+            }
         } catch {
             throw ChooserError(.store, "cannot reset the default for \"\(appType)\" (\(error))")
         }

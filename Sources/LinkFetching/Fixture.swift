@@ -60,7 +60,12 @@ package struct Fixture: Codable, Sendable, Equatable {
         var fields = HTTPFields()
         for field in headers {
             guard let name = HTTPField.Name(field.name) else {
-                throw FetchError(.storage, url: url, message: "The fixture for '\(url)' has the header name \"\(field.name)\", which HTTP does not allow.")
+                throw FetchError(
+                    .storage,
+                    url: url,
+                    message:
+                        "The fixture for '\(url)' has the header name \"\(field.name)\", which HTTP does not allow."
+                )
             }
             fields.append(HTTPField(name: name, value: field.value))
         }

@@ -61,8 +61,7 @@ public struct FetchResponse: Sendable, Hashable {
     public var redirects: [String]
 
     /// Creates a response.
-    public init(url: String, status: Int, headers: HTTPFields = [:], body: [UInt8] = [], redirects: [String] = [])
-    {
+    public init(url: String, status: Int, headers: HTTPFields = [:], body: [UInt8] = [], redirects: [String] = []) {
         self.url = url
         self.status = status
         self.headers = headers

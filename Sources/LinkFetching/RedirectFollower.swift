@@ -48,7 +48,8 @@ public actor RedirectFollower {
     /// Follows `url`'s redirects and returns the chain and the final URL (from the cache when still fresh; a
     /// recent failure is reported again without a request). Every hop must end before `deadline`.
     public func resolve(
-        _ url: String, deadline: ContinuousClock.Instant = .now + .seconds(30)
+        _ url: String,
+        deadline: ContinuousClock.Instant = .now + .seconds(30)
     ) async throws(FetchError) -> Resolution {
         if let cached = cache.value(for: url) { return cached }
         if let failure = failures.value(for: url) { throw failure }
@@ -67,7 +68,11 @@ public actor RedirectFollower {
         while true {
             let timeLeft = deadline - .now
             guard timeLeft > .zero else {
-                throw FetchError(.timeout, url: current, message: "The time for unwrapping '\(url)' ran out before '\(current)' was fetched.")
+                throw FetchError(
+                    .timeout,
+                    url: current,
+                    message: "The time for unwrapping '\(url)' ran out before '\(current)' was fetched."
+                )
             }
             let response = try await hop(current, timeout: timeLeft)
             guard [301, 302, 303, 307, 308].contains(response.status) else {
@@ -91,7 +96,9 @@ public actor RedirectFollower {
     public var cachedCount: Int { cache.count }
 
     private func hop(_ url: String, timeout: Duration) async throws(FetchError) -> FetchResponse {
-        let head = try await fetcher.fetch(FetchRequest(url: url, method: .head, followRedirects: false, timeout: timeout))
+        let head = try await fetcher.fetch(
+            FetchRequest(url: url, method: .head, followRedirects: false, timeout: timeout)
+        )
         guard head.status == 405 || head.status == 501 else { return head }
         return try await fetcher.fetch(FetchRequest(url: url, method: .get, followRedirects: false, timeout: timeout))
     }

@@ -3,7 +3,6 @@ import HTTPTypes
 import LinkFetching
 import NIOCore
 import NIOHTTP1
-
 import NIOHTTPCompression
 
 /// Fetches over the network with AsyncHTTPClient, enforcing a ``NetworkPolicy`` on every redirect hop.

@@ -26,7 +26,10 @@ extension CompiledRegex {
     }
 
     private func enumerateMatches(
-        in input: String, options: NSRegularExpression.MatchingOptions, firstOnly: Bool, deadline: ContinuousClock.Instant
+        in input: String,
+        options: NSRegularExpression.MatchingOptions,
+        firstOnly: Bool,
+        deadline: ContinuousClock.Instant
     ) -> MatchOutcome {
         guard let expression else { return .failed }
         var found: [NSTextCheckingResult] = []
@@ -35,7 +38,8 @@ extension CompiledRegex {
         var callbacks = 0
         let clock = ContinuousClock()
         expression.enumerateMatches(
-            in: input, options: options.union([.reportProgress, .reportCompletion]),
+            in: input,
+            options: options.union([.reportProgress, .reportCompletion]),
             range: NSRange(input.startIndex..., in: input)
         ) { result, flags, stop in
             if let result {

@@ -71,7 +71,11 @@ public struct CompiledRegex: @unchecked Sendable {
     /// `stringByReplacingMatches(in: input, withTemplate: template)` over the whole input (ICU `$N`, `\$`).
     public func replacingMatches(in input: String, with template: String) -> String {
         expression?.stringByReplacingMatches(
-            in: input, options: [], range: NSRange(input.startIndex..., in: input), withTemplate: template) ?? input
+            in: input,
+            options: [],
+            range: NSRange(input.startIndex..., in: input),
+            withTemplate: template
+        ) ?? input
     }
 
     /// The template applied to one match, without the rest of the input.

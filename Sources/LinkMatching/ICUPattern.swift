@@ -26,7 +26,9 @@ final class ICUPattern: @unchecked Sendable {
         let units = Array(pattern.utf16)
         guard !units.isEmpty, units.count < Int(Int32.max) else { return nil }
         var status: UErrorCode = 0
-        let compiled = units.withUnsafeBufferPointer { swift_uregex_open($0.baseAddress, Int32($0.count), 0, nil, &status) }
+        let compiled = units.withUnsafeBufferPointer {
+            swift_uregex_open($0.baseAddress, Int32($0.count), 0, nil, &status)
+        }
         guard let compiled else { return nil }
         let groups = swift_uregex_groupCount(compiled, &status)
         guard status <= 0 else {
@@ -38,7 +40,7 @@ final class ICUPattern: @unchecked Sendable {
     }
 
     deinit {
-        idle.forEach { swift_uregex_close($0) }
+        for matcher in idle { swift_uregex_close(matcher) }
         swift_uregex_close(prototype)
     }
 
@@ -55,12 +57,18 @@ final class ICUPattern: @unchecked Sendable {
     /// Every non-overlapping match in `text` (UTF-16), as `stringByReplacingMatches` sees them: for each match,
     /// `2 × (groupCount + 1)` offsets (start and end of the whole match, then of each group; -1 for a group that did
     /// not take part) are appended to `offsets`. Stops at `deadline`.
-    func matches(in text: UnsafeBufferPointer<UInt16>, deadline: ContinuousClock.Instant, into offsets: inout [Int]) -> Outcome {
+    func matches(
+        in text: UnsafeBufferPointer<UInt16>,
+        deadline: ContinuousClock.Instant,
+        into offsets: inout [Int]
+    ) -> Outcome {
         guard text.count < Int(Int32.max) else { return .failed }
         // ICU rejects a null text pointer, which an empty buffer may have.
         guard let base = text.baseAddress else {
             var empty: UInt16 = 0
-            return withUnsafePointer(to: &empty) { matches(in: UnsafeBufferPointer(start: $0, count: 0), deadline: deadline, into: &offsets) }
+            return withUnsafePointer(to: &empty) {
+                matches(in: UnsafeBufferPointer(start: $0, count: 0), deadline: deadline, into: &offsets)
+            }
         }
         guard let matcher = checkOut() else { return .failed }
         defer { checkIn(matcher) }

@@ -78,7 +78,8 @@ struct LiteralAutomaton: Sendable {
             let state = queue[head]
             head += 1
             if !stateOutputs[failure[state]].isEmpty { stateOutputs[state] += stateOutputs[failure[state]] }
-            let row = state * classCount, failureRow = failure[state] * classCount
+            let row = state * classCount
+            let failureRow = failure[state] * classCount
             for symbol in 0..<classCount {
                 let next = goto[row + symbol]
                 if next < 0 {
@@ -151,7 +152,9 @@ struct LiteralAutomaton: Sendable {
     }
 
     private func scan<T: FixedWidthInteger & UnsignedInteger>(
-        _ input: UnsafeBufferPointer<UInt8>, _ table: UnsafeBufferPointer<T>, _ seen: UnsafeMutableBufferPointer<UInt64>,
+        _ input: UnsafeBufferPointer<UInt8>,
+        _ table: UnsafeBufferPointer<T>,
+        _ seen: UnsafeMutableBufferPointer<UInt64>,
         _ found: inout [Int]
     ) {
         let flag: T = 1 << (T.bitWidth - 1)

@@ -18,8 +18,12 @@ public struct MatchOptions: Sendable, Equatable {
 
     /// Creates options.
     public init(
-        installed: InstalledApps? = nil, platform: Platform? = nil, headers: HTTPFields? = nil,
-        includeBrowsers: Bool = true, includePreviews: Bool = true, budget: MatchBudget = MatchBudget()
+        installed: InstalledApps? = nil,
+        platform: Platform? = nil,
+        headers: HTTPFields? = nil,
+        includeBrowsers: Bool = true,
+        includePreviews: Bool = true,
+        budget: MatchBudget = MatchBudget()
     ) {
         self.installed = installed
         self.platform = platform
@@ -94,7 +98,10 @@ public struct ResolutionBudget: Sendable {
 
     /// The deadline of one regex starting `now` within a stage that must end at `stageDeadline`.
     @inline(__always)
-    func deadline(ofRegexAt now: ContinuousClock.Instant, stageDeadline: ContinuousClock.Instant) -> ContinuousClock.Instant {
+    func deadline(
+        ofRegexAt now: ContinuousClock.Instant,
+        stageDeadline: ContinuousClock.Instant
+    ) -> ContinuousClock.Instant {
         min(now + limits.perRegex, stageDeadline)
     }
 

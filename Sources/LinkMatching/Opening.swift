@@ -41,12 +41,24 @@ public struct Opening: Sendable, Equatable {
 extension Opening {
     /// Creates an opening (a script opening made this way carries no script to run).
     public init(
-        kind: Kind, app: OpeningApp?, title: String, url: String?, rule: JSONPointer, needsScript: Bool = false,
+        kind: Kind,
+        app: OpeningApp?,
+        title: String,
+        url: String?,
+        rule: JSONPointer,
+        needsScript: Bool = false,
         error: OpeningError? = nil
     ) {
         self.init(
-            kind: kind, app: app, title: title, rule: rule, url: url, needsScript: needsScript, error: error,
-            script: nil)
+            kind: kind,
+            app: app,
+            title: title,
+            rule: rule,
+            url: url,
+            needsScript: needsScript,
+            error: error,
+            script: nil
+        )
     }
 }
 
@@ -105,14 +117,27 @@ public final class OpeningApp: Sendable, Equatable {
     /// Creates app metadata from a manifest app.
     public convenience init(_ app: App) {
         self.init(
-            identifier: app.identifier, name: app.name, scheme: app.scheme, storeId: app.storeId,
-            macStoreId: app.macStoreId, iconURL: app.iconURL, platform: app.platform, country: app.country)
+            identifier: app.identifier,
+            name: app.name,
+            scheme: app.scheme,
+            storeId: app.storeId,
+            macStoreId: app.macStoreId,
+            iconURL: app.iconURL,
+            platform: app.platform,
+            country: app.country
+        )
     }
 
     /// Creates app metadata from its fields.
     public init(
-        identifier: String, name: String, scheme: String, storeId: Int? = nil, macStoreId: Int? = nil,
-        iconURL: String? = nil, platform: Platform? = nil, country: String? = nil
+        identifier: String,
+        name: String,
+        scheme: String,
+        storeId: Int? = nil,
+        macStoreId: Int? = nil,
+        iconURL: String? = nil,
+        platform: Platform? = nil,
+        country: String? = nil
     ) {
         self.identifier = identifier
         self.name = name
@@ -154,15 +179,18 @@ extension Opening: Codable {
             kind: try container.decode(Kind.self, forKey: .kind),
             app: try identifier.map { identifier in
                 OpeningApp(
-                    identifier: identifier, name: try container.decodeIfPresent(String.self, forKey: .appName) ?? identifier,
+                    identifier: identifier,
+                    name: try container.decodeIfPresent(String.self, forKey: .appName) ?? identifier,
                     scheme: try container.decodeIfPresent(String.self, forKey: .scheme) ?? "",
                     storeId: try container.decodeIfPresent(Int.self, forKey: .storeId),
-                    iconURL: try container.decodeIfPresent(String.self, forKey: .iconURL))
+                    iconURL: try container.decodeIfPresent(String.self, forKey: .iconURL)
+                )
             },
             title: try container.decode(String.self, forKey: .title),
             url: try container.decodeIfPresent(String.self, forKey: .url),
             rule: try container.decode(JSONPointer.self, forKey: .rule),
             needsScript: try container.decode(Bool.self, forKey: .needsScript),
-            error: try container.decodeIfPresent(OpeningError.self, forKey: .error))
+            error: try container.decodeIfPresent(OpeningError.self, forKey: .error)
+        )
     }
 }

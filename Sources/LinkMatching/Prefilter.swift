@@ -76,7 +76,10 @@ struct LinkBytes {
         self.text = text
         let bytes = Array(text.utf8)
         self.bytes = bytes
-        var nonASCII = false, control = false, nul = false, asciiLineTerminator = false
+        var nonASCII = false
+        var control = false
+        var nul = false
+        var asciiLineTerminator = false
         bytes.withUnsafeBufferPointer { buffer in
             for byte in buffer {
                 if byte >= 0x80 {
@@ -91,8 +94,11 @@ struct LinkBytes {
         isASCII = !nonASCII
         hasControl = control
         hasNUL = nul
-        hasLineTerminator = asciiLineTerminator || (nonASCII && text.unicodeScalars.contains { [0x85, 0x2028, 0x2029].contains($0.value) })
-        hasCaseFoldingHazard = nonASCII && text.unicodeScalars.contains { [0x017F, 0x212A, 0x212B, 0x0130, 0x0131].contains($0.value) }
+        hasLineTerminator =
+            asciiLineTerminator
+            || (nonASCII && text.unicodeScalars.contains { [0x85, 0x2028, 0x2029].contains($0.value) })
+        hasCaseFoldingHazard =
+            nonASCII && text.unicodeScalars.contains { [0x017F, 0x212A, 0x212B, 0x0130, 0x0131].contains($0.value) }
     }
 }
 

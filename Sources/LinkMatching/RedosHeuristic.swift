@@ -50,7 +50,9 @@ enum RedosHeuristic {
         var previous: UInt8 = 0
         var repeatedGroup = false
         for byte in pattern.utf8 {
-            if previous == UInt8(ascii: ")"), byte == UInt8(ascii: "+") || byte == UInt8(ascii: "*") || byte == UInt8(ascii: "{") {
+            if previous == UInt8(ascii: ")"),
+                byte == UInt8(ascii: "+") || byte == UInt8(ascii: "*") || byte == UInt8(ascii: "{")
+            {
                 repeatedGroup = true
                 break
             }

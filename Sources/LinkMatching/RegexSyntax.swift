@@ -23,7 +23,8 @@ struct RegexSyntaxParser {
     static func parse(_ pattern: String) -> RegexNode? {
         // Byte search: `String.contains` went through the string-processing searcher, a tenth of the analysis.
         let bytes = Array(pattern.utf8)
-        for index in bytes.indices.dropLast(2) where bytes[index] == UInt8(ascii: "(") && bytes[index + 1] == UInt8(ascii: "?") {
+        for index in bytes.indices.dropLast(2)
+        where bytes[index] == UInt8(ascii: "(") && bytes[index + 1] == UInt8(ascii: "?") {
             if bytes[index + 2] == UInt8(ascii: "m") || bytes[index + 2] == UInt8(ascii: "-") { return nil }
         }
         var parser = RegexSyntaxParser(scalars: Array(pattern.unicodeScalars))
@@ -63,9 +64,15 @@ struct RegexSyntaxParser {
         while let scalar = current {
             var bounds: (Int, Int?)
             switch scalar {
-            case "*": bounds = (0, nil); index += 1
-            case "+": bounds = (1, nil); index += 1
-            case "?": bounds = (0, 1); index += 1
+            case "*":
+                bounds = (0, nil)
+                index += 1
+            case "+":
+                bounds = (1, nil)
+                index += 1
+            case "?":
+                bounds = (0, 1)
+                index += 1
             case "{":
                 guard let parsed = parseBraces() else { return node }  // a literal "{" in ICU is an error anyway
                 bounds = parsed
@@ -80,11 +87,19 @@ struct RegexSyntaxParser {
     private mutating func parseBraces() -> (Int, Int?)? {
         let start = index
         index += 1
-        var minimum = 0, maximum: Int?, sawComma = false, digits = ""
+        var minimum = 0
+        var maximum: Int?
+        var sawComma = false
+        var digits = ""
         while let scalar = current, scalar != "}" {
             if scalar == "," {
-                guard !sawComma, let value = Int(digits) else { index = start; return nil }
-                minimum = value; sawComma = true; digits = ""
+                guard !sawComma, let value = Int(digits) else {
+                    index = start
+                    return nil
+                }
+                minimum = value
+                sawComma = true
+                digits = ""
             } else if ("0"..."9").contains(scalar) {
                 digits.unicodeScalars.append(scalar)
             } else {
@@ -93,13 +108,17 @@ struct RegexSyntaxParser {
             }
             index += 1
         }
-        guard current == "}" else { index = start; return nil }
+        guard current == "}" else {
+            index = start
+            return nil
+        }
         index += 1
         if sawComma {
             maximum = digits.isEmpty ? nil : Int(digits)
         } else {
             guard let value = Int(digits) else { return nil }
-            minimum = value; maximum = value
+            minimum = value
+            maximum = value
         }
         return (minimum, maximum)
     }

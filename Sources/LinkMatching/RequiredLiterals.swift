@@ -255,7 +255,9 @@ enum RequiredLiterals {
         }
         for item in items {
             if let exact = item.exact {
-                if exact.count == 1, let suffix = exact.first, (run.first?.utf8.count ?? 0) + suffix.utf8.count <= maximumLiteralLength {
+                if exact.count == 1, let suffix = exact.first,
+                    (run.first?.utf8.count ?? 0) + suffix.utf8.count <= maximumLiteralLength
+                {
                     for index in run.indices { run[index] += suffix }
                     continue
                 }
@@ -279,6 +281,10 @@ enum RequiredLiterals {
         closeRun()
         let required = candidates.map { ($0, score($0)) }.max { $0.1 < $1.1 }?.0
         let runSet = Set(run)
-        return Info(exact: wholeIsExact ? runSet : nil, prefixes: wholeIsExact ? runSet : (prefixes ?? [""]), required: required)
+        return Info(
+            exact: wholeIsExact ? runSet : nil,
+            prefixes: wholeIsExact ? runSet : (prefixes ?? [""]),
+            required: required
+        )
     }
 }

@@ -21,8 +21,12 @@ public struct Resolution: Sendable, Equatable, Codable {
 
     /// Creates a resolution.
     public init(
-        input: String, unwrapped: String, steps: [UnwrapStep] = [], openings: [Opening] = [],
-        timedOutRules: [JSONPointer] = [], trace: ResolutionTrace? = nil
+        input: String,
+        unwrapped: String,
+        steps: [UnwrapStep] = [],
+        openings: [Opening] = [],
+        timedOutRules: [JSONPointer] = [],
+        trace: ResolutionTrace? = nil
     ) {
         self.input = input
         self.unwrapped = unwrapped

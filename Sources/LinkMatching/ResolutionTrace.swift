@@ -81,8 +81,14 @@ public struct ActionTrace: Sendable, Equatable, Codable {
 
     /// Creates a verdict.
     public init(
-        rule: JSONPointer, title: String, regex: String, requiredLiterals: [String]?, verdict: Verdict,
-        matchRange: [Int]? = nil, groups: [String?]? = nil, openings: [JSONPointer] = []
+        rule: JSONPointer,
+        title: String,
+        regex: String,
+        requiredLiterals: [String]?,
+        verdict: Verdict,
+        matchRange: [Int]? = nil,
+        groups: [String?]? = nil,
+        openings: [JSONPointer] = []
     ) {
         self.rule = rule
         self.title = title

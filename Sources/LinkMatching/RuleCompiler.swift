@@ -21,11 +21,21 @@ struct RuleCompiler {
         do {
             let regex = try CompiledRegex(pattern)
             if RedosHeuristic.isSuspicious(pattern) {
-                report(.warning, "W_REDOS_SUSPECT", "the regex nests repetition (as in (a+)+), which can take exponential time on some inputs; it runs under a time budget", at: pointer)
+                report(
+                    .warning,
+                    "W_REDOS_SUSPECT",
+                    "the regex nests repetition (as in (a+)+), which can take exponential time on some inputs; it runs under a time budget",
+                    at: pointer
+                )
             }
             return regex
         } catch {
-            report(.error, "E_REGEX", "ICU cannot compile the regex \"\(pattern)\": \(error.reason); this rule is ignored", at: pointer)
+            report(
+                .error,
+                "E_REGEX",
+                "ICU cannot compile the regex \"\(pattern)\": \(error.reason); this rule is ignored",
+                at: pointer
+            )
             return nil
         }
     }
@@ -36,11 +46,21 @@ struct RuleCompiler {
         guard case .template(let template) = output else { return true }
         for reference in TemplateReferences.references(in: template, groupCount: regex.groupCount) {
             if reference.group > regex.groupCount {
-                report(.error, "E_GROUP_REF", "the template \"\(template)\" uses $\(reference.group) but the regex has only \(regex.groupCount) capture groups; this entry is ignored", at: pointer)
+                report(
+                    .error,
+                    "E_GROUP_REF",
+                    "the template \"\(template)\" uses $\(reference.group) but the regex has only \(regex.groupCount) capture groups; this entry is ignored",
+                    at: pointer
+                )
                 return false
             }
             if reference.isAmbiguous {
-                report(.warning, "W_AMBIGUOUS_GROUP_REF", "in \"\(template)\", ICU reads $\(reference.digits) as group \(reference.group) followed by the text \"\(reference.digits.dropFirst(String(reference.group).count))\"; write \\ before the digits to make that explicit", at: pointer)
+                report(
+                    .warning,
+                    "W_AMBIGUOUS_GROUP_REF",
+                    "in \"\(template)\", ICU reads $\(reference.digits) as group \(reference.group) followed by the text \"\(reference.digits.dropFirst(String(reference.group).count))\"; write \\ before the digits to make that explicit",
+                    at: pointer
+                )
             }
         }
         return true
@@ -55,9 +75,19 @@ struct RuleCompiler {
         switch problem.kind {
         case .syntax:
             let line = problem.line.map { " on script line \($0)" } ?? ""
-            report(.error, problem.kind.rawValue, "the script has a syntax error\(line): \(problem.message); this entry is ignored", at: key)
+            report(
+                .error,
+                problem.kind.rawValue,
+                "the script has a syntax error\(line): \(problem.message); this entry is ignored",
+                at: key
+            )
         case .noProcess:
-            report(.error, problem.kind.rawValue, "the script defines no function process(url, completionHandler); this entry is ignored", at: key)
+            report(
+                .error,
+                problem.kind.rawValue,
+                "the script defines no function process(url, completionHandler); this entry is ignored",
+                at: key
+            )
         }
         return false
     }
@@ -66,13 +96,21 @@ struct RuleCompiler {
         guard let regex = regex(action.regex, at: action.pointer.appending("regex")) else { return nil }
         var formats: [CompiledFormat] = []
         for format in action.formats {
-            guard let app = format.inlineApp ?? appsById[format.appId], let output = format.fields.output else { continue }
+            guard let app = format.inlineApp ?? appsById[format.appId], let output = format.fields.output else {
+                continue
+            }
             let templatePointer = format.pointer.appending("format")
-            guard checkTemplate(output, regex: regex, at: templatePointer), checkScript(output, at: format.pointer) else { continue }
+            guard checkTemplate(output, regex: regex, at: templatePointer), checkScript(output, at: format.pointer)
+            else { continue }
             formats.append(
                 CompiledFormat(
-                    format: format, app: app, output: output, groupCount: regex.groupCount,
-                    matchesHeaders: action.headers))
+                    format: format,
+                    app: app,
+                    output: output,
+                    groupCount: regex.groupCount,
+                    matchesHeaders: action.headers
+                )
+            )
         }
         return CompiledAction(action: action, regex: regex, formats: formats)
     }
@@ -84,8 +122,11 @@ struct RuleCompiler {
             checkScript(output, at: browser.pointer)
         else { return nil }
         return CompiledBrowser(
-            browser: browser, regex: regex, output: output,
-            script: RuleScript(output, rule: browser.pointer, matchesHeaders: false))
+            browser: browser,
+            regex: regex,
+            output: output,
+            script: RuleScript(output, rule: browser.pointer, matchesHeaders: false)
+        )
     }
 
     mutating func compile(_ preview: Preview) -> CompiledPreview? {
@@ -99,7 +140,9 @@ struct RuleCompiler {
 
     mutating func compile(_ rule: RedirectRule) -> CompiledRedirect? {
         guard let regex = regex(rule.pattern, at: rule.pointer) else { return nil }
-        if case .format(let template) = rule.target, !checkTemplate(.template(template), regex: regex, at: rule.pointer.appending("format")) {
+        if case .format(let template) = rule.target,
+            !checkTemplate(.template(template), regex: regex, at: rule.pointer.appending("format"))
+        {
             return nil
         }
         return CompiledRedirect(rule: rule, regex: regex)

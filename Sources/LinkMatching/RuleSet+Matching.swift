@@ -17,8 +17,13 @@ extension RuleSet {
         let unwrapped = unwrap(link, budget: &budget, trace: &recorded)
         let matched = match(unwrapped.link, options: options, budget: &budget, trace: &recorded)
         return Resolution(
-            input: link.text, unwrapped: unwrapped.link.text, steps: unwrapped.steps, openings: matched.openings,
-            timedOutRules: unwrapped.timedOut + matched.timedOut, trace: recorded)
+            input: link.text,
+            unwrapped: unwrapped.link.text,
+            steps: unwrapped.steps,
+            openings: matched.openings,
+            timedOutRules: unwrapped.timedOut + matched.timedOut,
+            trace: recorded
+        )
     }
 
     /// The openings for a link as it is (no redirect rules), through the compiled matcher.
@@ -40,7 +45,10 @@ extension RuleSet {
     /// regex runs once under the budget and its matches serve every format; trivial browser patterns are matched
     /// without ICU. With a trace, each action's verdict is recorded (every action, candidates or not).
     package func match(
-        _ link: Link, options: MatchOptions, budget: inout ResolutionBudget, trace: inout ResolutionTrace?
+        _ link: Link,
+        options: MatchOptions,
+        budget: inout ResolutionBudget,
+        trace: inout ResolutionTrace?
     ) -> Match {
         let clock = ContinuousClock()
         let stageStart = clock.now
@@ -49,7 +57,10 @@ extension RuleSet {
         let text = link.text
         var timedOut: [JSONPointer] = []
         func run(_ regex: CompiledRegex, on input: String, rule: JSONPointer) -> [NSTextCheckingResult]? {
-            switch regex.matches(in: input, deadline: budget.deadline(ofRegexAt: clock.now, stageDeadline: stageDeadline)) {
+            switch regex.matches(
+                in: input,
+                deadline: budget.deadline(ofRegexAt: clock.now, stageDeadline: stageDeadline)
+            ) {
             case .matches(let matches): return matches
             case .timedOut, .failed:
                 timedOut.append(rule)
@@ -98,25 +109,35 @@ extension RuleSet {
                 }
                 offsets.removeAll(keepingCapacity: true)
                 let deadline = budget.deadline(ofRegexAt: clock.now, stageDeadline: stageDeadline)
-                switch utf16Link.withUnsafeBufferPointer({ direct.matches(in: $0, deadline: deadline, into: &offsets) }) {
+                switch utf16Link.withUnsafeBufferPointer({ direct.matches(in: $0, deadline: deadline, into: &offsets) })
+                {
                 case .timedOut, .failed:
                     timedOut.append(compiled.action.pointer)
                     actionTraces?[index] = traceEntry(index, .timedOut)
                 case .matches(0):
                     actionTraces?[index] = traceEntry(index, .noMatch)
                 case .matches(let count):
-                    for format in compiled.formats where options.allows(scheme: format.scheme, platform: format.platform) {
+                    for format in compiled.formats
+                    where options.allows(scheme: format.scheme, platform: format.platform) {
                         appendOpening(
-                            format.output, to: &result, kind: .action, app: format.appInfo, title: compiled.action.title,
-                            rule: format.rule, script: format.script
+                            format.output,
+                            to: &result,
+                            kind: .action,
+                            app: format.appInfo,
+                            title: compiled.action.title,
+                            rule: format.rule,
+                            script: format.script
                         ) { _ in
                             format.templateParts?.render(offsets: offsets, matchCount: count, inASCII: asciiLink) ?? ""
                         }
                     }
                     if actionTraces != nil {
                         actionTraces?[index] = traceEntry(
-                            index, .matched, groups: TraceGroups(offsets: offsets, groupCount: direct.groupCount, in: text),
-                            openings: result[first...].map(\.rule))
+                            index,
+                            .matched,
+                            groups: TraceGroups(offsets: offsets, groupCount: direct.groupCount, in: text),
+                            openings: result[first...].map(\.rule)
+                        )
                     }
                 }
                 continue
@@ -132,8 +153,13 @@ extension RuleSet {
             }
             for format in compiled.formats where options.allows(scheme: format.scheme, platform: format.platform) {
                 appendOpening(
-                    format.output, to: &result, kind: .action, app: format.appInfo, title: compiled.action.title,
-                    rule: format.rule, script: format.script
+                    format.output,
+                    to: &result,
+                    kind: .action,
+                    app: format.appInfo,
+                    title: compiled.action.title,
+                    rule: format.rule,
+                    script: format.script
                 ) { template in
                     if let parts = format.templateParts, let asciiBytes = input == text ? asciiLink : nil {
                         return parts.render(matches, inASCII: asciiBytes)
@@ -143,7 +169,11 @@ extension RuleSet {
             }
             if actionTraces != nil {
                 actionTraces?[index] = traceEntry(
-                    index, .matched, groups: TraceGroups(match: firstMatch, in: input), openings: result[first...].map(\.rule))
+                    index,
+                    .matched,
+                    groups: TraceGroups(match: firstMatch, in: input),
+                    openings: result[first...].map(\.rule)
+                )
             }
         }
         if options.includeBrowsers {
@@ -154,9 +184,16 @@ extension RuleSet {
         if options.includePreviews {
             for index in previewFilter.candidateIndexes(for: linkBytes) {
                 let compiled = previews[index]
-                guard let matches = run(compiled.regex, on: text, rule: compiled.rule), !matches.isEmpty else { continue }
+                guard let matches = run(compiled.regex, on: text, rule: compiled.rule), !matches.isEmpty else {
+                    continue
+                }
                 appendOpening(
-                    compiled.output, to: &result, kind: .preview, app: nil, title: "Preview", rule: compiled.rule,
+                    compiled.output,
+                    to: &result,
+                    kind: .preview,
+                    app: nil,
+                    title: "Preview",
+                    rule: compiled.rule,
                     script: compiled.script
                 ) { compiled.regex.render($0, matches: matches, in: text) }
             }
@@ -170,7 +207,9 @@ extension RuleSet {
     /// Every browser that opens the link: trivial patterns (`.+`, `(https?.*)`, …) matched once each without a regex
     /// engine and rendered straight from the link's bytes; the others through `regex` (nil: it ran out of time).
     private func matchBrowsers(
-        _ linkBytes: LinkBytes, options: MatchOptions, into result: inout [Opening],
+        _ linkBytes: LinkBytes,
+        options: MatchOptions,
+        into result: inout [Opening],
         regex: (CompiledBrowser) -> [NSTextCheckingResult]?
     ) {
         let text = linkBytes.text
@@ -179,10 +218,15 @@ extension RuleSet {
         let bytes = linkBytes.bytes
         let linkIsClean = !linkBytes.hasControl
         // Many browsers share a pattern: match each distinct trivial pattern once per link (start -2: not yet).
-        var trivialMatches = [TrivialPattern.Match](repeating: TrivialPattern.Match(start: -2), count: trivialPatterns.count)
+        var trivialMatches = [TrivialPattern.Match](
+            repeating: TrivialPattern.Match(start: -2),
+            count: trivialPatterns.count
+        )
         browserPlans.withUnsafeBufferPointer { plans in
             for index in plans.indices {
-                if filtersApps, !options.allows(scheme: browsers[index].scheme, platform: browsers[index].platform) { continue }
+                if filtersApps, !options.allows(scheme: browsers[index].scheme, platform: browsers[index].platform) {
+                    continue
+                }
                 let patternIndex = plans[index].trivialIndex
                 if trivialSafe, patternIndex >= 0 {
                     if trivialMatches[patternIndex].start == -2 {
@@ -196,31 +240,52 @@ extension RuleSet {
                     if let script = plans[index].script {
                         result.append(
                             Opening(
-                                kind: .browser, app: plans[index].app, title: plans[index].title, rule: plans[index].rule,
-                                url: nil, needsScript: true, error: nil, script: script))
+                                kind: .browser,
+                                app: plans[index].app,
+                                title: plans[index].title,
+                                rule: plans[index].rule,
+                                url: nil,
+                                needsScript: true,
+                                error: nil,
+                                script: script
+                            )
+                        )
                         continue
                     }
                     if let url = plans[index].parts?.render(match, in: bytes) {
                         // The output is the link's own text and the template's: when both are clean, only a
                         // forbidden leading scheme could be wrong, and an output that starts with the template's
                         // own safe scheme (`dolphin://$1` matched from the first byte) cannot have one.
-                        let clean = linkIsClean && plans[index].templateIsPlain
+                        let clean =
+                            linkIsClean && plans[index].templateIsPlain
                             && (match.start == 0 && plans[index].templateFixesSafeScheme
                                 || !OutputSafety.mayStartWithForbiddenScheme(url))
                         let problem = clean ? nil : OutputSafety.problem(with: url)
                         result.append(
                             Opening(
-                                kind: .browser, app: plans[index].app, title: plans[index].title, rule: plans[index].rule,
-                                url: problem == nil ? url : nil, needsScript: false,
-                                error: problem.map(OpeningError.unsafeOutput), script: nil))
+                                kind: .browser,
+                                app: plans[index].app,
+                                title: plans[index].title,
+                                rule: plans[index].rule,
+                                url: problem == nil ? url : nil,
+                                needsScript: false,
+                                error: problem.map(OpeningError.unsafeOutput),
+                                script: nil
+                            )
+                        )
                         continue
                     }
                 }
                 let compiled = browsers[index]
                 guard let matches = regex(compiled), !matches.isEmpty else { continue }
                 appendOpening(
-                    compiled.output, to: &result, kind: .browser, app: compiled.appInfo, title: compiled.appInfo.name,
-                    rule: compiled.rule, script: compiled.script
+                    compiled.output,
+                    to: &result,
+                    kind: .browser,
+                    app: compiled.appInfo,
+                    title: compiled.appInfo.name,
+                    rule: compiled.rule,
+                    script: compiled.script
                 ) { compiled.regex.render($0, matches: matches, in: text) }
             }
         }
@@ -229,8 +294,14 @@ extension RuleSet {
     /// An opening for one output: a template is rendered (and refused when unsafe), a script is left to run.
     /// (Appended here rather than returned: returning it made the optimiser copy every opening once more.)
     package func appendOpening(
-        _ output: Output, to result: inout [Opening], kind: Opening.Kind, app: OpeningApp?, title: String,
-        rule: JSONPointer, script: RuleScript?, render: (String) -> String
+        _ output: Output,
+        to result: inout [Opening],
+        kind: Opening.Kind,
+        app: OpeningApp?,
+        title: String,
+        rule: JSONPointer,
+        script: RuleScript?,
+        render: (String) -> String
     ) {
         switch output {
         case .template(let template):
@@ -238,25 +309,50 @@ extension RuleSet {
             let problem = OutputSafety.problem(with: url)
             result.append(
                 Opening(
-                    kind: kind, app: app, title: title, rule: rule, url: problem == nil ? url : nil, needsScript: false,
-                    error: problem.map(OpeningError.unsafeOutput), script: nil))
+                    kind: kind,
+                    app: app,
+                    title: title,
+                    rule: rule,
+                    url: problem == nil ? url : nil,
+                    needsScript: false,
+                    error: problem.map(OpeningError.unsafeOutput),
+                    script: nil
+                )
+            )
         case .script:
             result.append(
                 Opening(
-                    kind: kind, app: app, title: title, rule: rule, url: nil, needsScript: true, error: nil,
-                    script: script))
+                    kind: kind,
+                    app: app,
+                    title: title,
+                    rule: rule,
+                    url: nil,
+                    needsScript: true,
+                    error: nil,
+                    script: script
+                )
+            )
         }
     }
 
     /// The trace entry of the action at `index`.
     private func traceEntry(
-        _ index: Int, _ verdict: ActionTrace.Verdict, groups: TraceGroups? = nil, openings: [JSONPointer] = []
+        _ index: Int,
+        _ verdict: ActionTrace.Verdict,
+        groups: TraceGroups? = nil,
+        openings: [JSONPointer] = []
     ) -> ActionTrace {
         let action = actions[index].action
         return ActionTrace(
-            rule: action.pointer, title: action.title, regex: action.regex,
-            requiredLiterals: RequiredLiterals.of(action.regex), verdict: verdict, matchRange: groups?.range,
-            groups: groups?.texts, openings: openings)
+            rule: action.pointer,
+            title: action.title,
+            regex: action.regex,
+            requiredLiterals: RequiredLiterals.of(action.regex),
+            verdict: verdict,
+            matchRange: groups?.range,
+            groups: groups?.texts,
+            openings: openings
+        )
     }
 
     /// Whether some `headers` action could match this link once headers are appended: its regex's part before the
@@ -297,7 +393,8 @@ private struct TraceGroups {
         let bytes = Array(text.utf8)
         range = [offsets[0], offsets[1] - offsets[0]]
         texts = (0...groupCount).map { group in
-            let start = offsets[2 * group], end = offsets[2 * group + 1]
+            let start = offsets[2 * group]
+            let end = offsets[2 * group + 1]
             guard start >= 0, end >= start, end <= bytes.count else { return nil }
             return String(decoding: bytes[start..<end], as: UTF8.self)
         }

@@ -75,7 +75,13 @@ extension RuleSet {
             }
             switch Self.nextLink(next, after: current) {
             case .success(let nextLink):
-                let step = UnwrapStep(kind: .redirectRule, rule: compiled.rule.pattern, location: pointer, from: current, to: nextLink.text)
+                let step = UnwrapStep(
+                    kind: .redirectRule,
+                    rule: compiled.rule.pattern,
+                    location: pointer,
+                    from: current,
+                    to: nextLink.text
+                )
                 decided = (nextLink, step)
                 verdicts.append(RedirectTrace(rule: pointer, verdict: .applied, result: nextLink.text))
             case .failure(let refusal):

@@ -24,10 +24,16 @@ extension RuleSet {
     /// How much of the rule set the compiled matcher indexes.
     package var matcherStatistics: MatcherStatistics {
         MatcherStatistics(
-            indexedActions: actionFilter.indexedCount, alwaysRunActions: actionFilter.alwaysRun.count,
-            trivialBrowsers: browsers.count { $0.trivial != nil && $0.templateParts != nil || ($0.trivial != nil && $0.output.needsScript) },
-            regexBrowsers: browsers.count { $0.trivial == nil }, indexedPreviews: previewFilter.indexedCount,
-            automatonStates: actionFilter.automaton.stateCount, automatonTableBytes: actionFilter.automaton.tableBytes)
+            indexedActions: actionFilter.indexedCount,
+            alwaysRunActions: actionFilter.alwaysRun.count,
+            trivialBrowsers: browsers.count {
+                $0.trivial != nil && $0.templateParts != nil || ($0.trivial != nil && $0.output.needsScript)
+            },
+            regexBrowsers: browsers.count { $0.trivial == nil },
+            indexedPreviews: previewFilter.indexedCount,
+            automatonStates: actionFilter.automaton.stateCount,
+            automatonTableBytes: actionFilter.automaton.tableBytes
+        )
     }
 }
 

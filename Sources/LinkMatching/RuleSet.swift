@@ -36,7 +36,8 @@ public struct RuleSet: Sendable {
         let appsById = Dictionary(manifest.apps.map { ($0.identifier, $0) }, uniquingKeysWith: { first, _ in first })
         // Every rule's regex compilation, template and script checks and literal analysis are independent: all
         // kinds of rules go through one pass spread over the cores (diagnostics are sorted by position below).
-        let jobs = manifest.actions.map(CompileJob.action) + manifest.previews.map(CompileJob.preview)
+        let jobs =
+            manifest.actions.map(CompileJob.action) + manifest.previews.map(CompileJob.preview)
             + manifest.browsers.map(CompileJob.browser) + manifest.redirects.map(CompileJob.redirect)
         let results = jobs.concurrentMap { job in
             var compiler = RuleCompiler(loaded: loaded, scriptChecker: scriptChecker)
@@ -79,13 +80,18 @@ public struct RuleSet: Sendable {
                 trivialPatterns.append(trivial)
             }
             return CompiledBrowser(
-                browser: browser.browser, regex: browser.regex, output: browser.output, script: browser.script,
-                trivialIndex: trivialIndexByPattern[pattern])
+                browser: browser.browser,
+                regex: browser.regex,
+                output: browser.output,
+                script: browser.script,
+                trivialIndex: trivialIndexByPattern[pattern]
+            )
         }
         self.browsers = browsers
         browserPlans = browsers.map(BrowserPlan.init)
         self.trivialPatterns = trivialPatterns
-        scripts = actions.flatMap { $0.formats.compactMap(\.script) } + browsers.compactMap(\.script)
+        scripts =
+            actions.flatMap { $0.formats.compactMap(\.script) } + browsers.compactMap(\.script)
             + previews.compactMap(\.script)
         self.redirects = redirects
         actionFilter = Prefilter(literals: actionResults.map(\.1))
@@ -98,20 +104,27 @@ public struct RuleSet: Sendable {
         self.file = loaded.file
         // File order: a maintainer reads them top to bottom next to the file.
         diagnostics = (loaded.diagnostics + compileDiagnostics).enumerated().sorted { lhs, rhs in
-            let left = lhs.element.position?.offset ?? Int.max, right = rhs.element.position?.offset ?? Int.max
+            let left = lhs.element.position?.offset ?? Int.max
+            let right = rhs.element.position?.offset ?? Int.max
             return left == right ? lhs.offset < rhs.offset : left < right
         }.map(\.element)
     }
 
     /// Loads and compiles a manifest file.
     public static func load(
-        contentsOf url: URL, limits: ManifestLimits = ManifestLimits(), scriptChecker: (any ScriptChecking)?
+        contentsOf url: URL,
+        limits: ManifestLimits = ManifestLimits(),
+        scriptChecker: (any ScriptChecking)?
     ) throws(ManifestError) -> RuleSet {
         RuleSet(try ManifestLoader(limits: limits).load(contentsOf: url), scriptChecker: scriptChecker)
     }
 
     /// Loads and compiles a manifest from its text.
-    public static func load(_ text: String, file: String? = nil, scriptChecker: (any ScriptChecking)?) throws(ManifestError) -> RuleSet {
+    public static func load(
+        _ text: String,
+        file: String? = nil,
+        scriptChecker: (any ScriptChecking)?
+    ) throws(ManifestError) -> RuleSet {
         RuleSet(try ManifestLoader().load(text, file: file), scriptChecker: scriptChecker)
     }
 
@@ -121,7 +134,9 @@ public struct RuleSet: Sendable {
     /// The part of a `headers` rule's pattern before its top-level `\n`, compiled.
     package static func urlPart(ofHeadersPattern pattern: String) -> CompiledRegex? {
         let characters = Array(pattern)
-        var depth = 0, inClass = false, index = 0
+        var depth = 0
+        var inClass = false
+        var index = 0
         while index < characters.count {
             switch characters[index] {
             case "\\":

@@ -76,7 +76,9 @@ struct TrivialPattern: Sendable {
         }
         // Must end by consuming the rest of the input, and must consume at least one character (so there is never
         // a second, empty match at the end).
-        let requiredLiteral = items.contains { if case .literal(_, optional: false) = $0 { return true } else { return false } }
+        let requiredLiteral = items.contains {
+            if case .literal(_, optional: false) = $0 { return true } else { return false }
+        }
         guard sawRest, depth == 0, consumesSomething || requiredLiteral, groups <= 3 else { return nil }
         self.items = items
         self.groupCount = groups
@@ -114,7 +116,7 @@ struct TrivialPattern: Sendable {
     /// Positions where a leading required literal cannot start are skipped without an attempt, and one attempt
     /// allocates nothing: item positions live in one buffer reused across start positions.
     func firstMatch(in bytes: [UInt8]) -> Match? {
-        return bytes.withUnsafeBufferPointer { input -> Match? in
+        bytes.withUnsafeBufferPointer { input -> Match? in
             withUnsafeTemporaryAllocation(of: Int.self, capacity: items.count + 1) { positions -> Match? in
                 for start in 0...input.count {
                     if let firstRequired, start < input.count, input[start] != firstRequired { continue }
@@ -136,7 +138,12 @@ struct TrivialPattern: Sendable {
 
     /// Greedy backtracking over the few optional characters; `rest` accepts whatever remains. `positions[i]` records
     /// where item `i` was reached on the successful path (groups are read from their open and close items).
-    private func attempt(_ index: Int, _ bytes: UnsafeBufferPointer<UInt8>, _ position: Int, _ positions: UnsafeMutableBufferPointer<Int>) -> Bool {
+    private func attempt(
+        _ index: Int,
+        _ bytes: UnsafeBufferPointer<UInt8>,
+        _ position: Int,
+        _ positions: UnsafeMutableBufferPointer<Int>
+    ) -> Bool {
         guard index < items.count else { return true }
         positions[index] = position
         switch items[index] {
@@ -197,7 +204,8 @@ struct TemplateParts: Sendable {
     /// The pieces as text and group parts.
     var parts: [Part] {
         pieces.map { piece in
-            piece.group >= 0 ? .group(Int(piece.group)) : .text(Array(text[Int(piece.start)..<Int(piece.start + piece.count)]))
+            piece.group >= 0
+                ? .group(Int(piece.group)) : .text(Array(text[Int(piece.start)..<Int(piece.start + piece.count)]))
         }
     }
 
@@ -212,7 +220,9 @@ struct TemplateParts: Sendable {
                 text.append(escaped)
                 bytes = bytes.dropFirst()
             } else if byte == UInt8(ascii: "$") {
-                guard let first = bytes.first, first >= UInt8(ascii: "0"), first <= UInt8(ascii: "9") else { return nil }
+                guard let first = bytes.first, first >= UInt8(ascii: "0"), first <= UInt8(ascii: "9") else {
+                    return nil
+                }
                 var group = Int(first - UInt8(ascii: "0"))
                 bytes = bytes.dropFirst()
                 while let next = bytes.first, next >= UInt8(ascii: "0"), next <= UInt8(ascii: "9"),
@@ -222,7 +232,10 @@ struct TemplateParts: Sendable {
                     bytes = bytes.dropFirst()
                 }
                 guard group <= groupCount else { return nil }
-                if !text.isEmpty { parts.append(.text(text)); text = [] }
+                if !text.isEmpty {
+                    parts.append(.text(text))
+                    text = []
+                }
                 parts.append(.group(group))
             } else {
                 text.append(byte)
@@ -322,7 +335,12 @@ extension TemplateParts {
                                 writer.copy(text.baseAddress.map { $0 + Int(piece.start) }, Int(piece.count))
                             } else {
                                 let start = offsets[base + 2 * Int(piece.group)]
-                                if start >= 0 { writer.copy(source.map { $0 + start }, offsets[base + 2 * Int(piece.group) + 1] - start) }
+                                if start >= 0 {
+                                    writer.copy(
+                                        source.map { $0 + start },
+                                        offsets[base + 2 * Int(piece.group) + 1] - start
+                                    )
+                                }
                             }
                         }
                         cursor = offsets[base + 1]
@@ -344,7 +362,8 @@ extension TemplateParts {
         offsets.reserveCapacity(found.count * groups * 2)
         for match in found {
             for group in 0..<groups {
-                let range = group < match.numberOfRanges ? match.range(at: group) : NSRange(location: NSNotFound, length: 0)
+                let range =
+                    group < match.numberOfRanges ? match.range(at: group) : NSRange(location: NSNotFound, length: 0)
                 offsets.append(range.location == NSNotFound ? -1 : range.location)
                 offsets.append(range.location == NSNotFound ? -1 : range.location + range.length)
             }

@@ -27,7 +27,8 @@ public enum BatchResult: Sendable, Equatable, Encodable {
 extension Resolver {
     /// Resolves each input in order and hands each result to `body` as soon as it is ready (a stream, not a list).
     public func resolve(
-        each inputs: some Sequence<String>, _ request: ResolveRequest = ResolveRequest(),
+        each inputs: some Sequence<String>,
+        _ request: ResolveRequest = ResolveRequest(),
         _ body: (BatchResult) async throws -> Void
     ) async rethrows {
         for input in inputs {

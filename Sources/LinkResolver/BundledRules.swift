@@ -16,7 +16,10 @@ extension RuleSet {
     /// The bundled manifest as loaded (named `bundled:default-rules.json` in diagnostics), for tools such as lint.
     public static func bundledManifest() throws(ManifestError) -> LoadedManifest {
         guard let url = bundledRulesURL else {
-            throw ManifestError(code: .unreadable, message: "the bundled rules resource default-rules.json is missing from the build")
+            throw ManifestError(
+                code: .unreadable,
+                message: "the bundled rules resource default-rules.json is missing from the build"
+            )
         }
         var loaded = try ManifestLoader().load(contentsOf: url)
         loaded.file = "bundled:default-rules.json"

@@ -1,6 +1,6 @@
 import Foundation
-import LinkRules
 import LinkMatching
+import LinkRules
 import LinkScripts
 
 /// JavaScriptCore's parser as the rule set's ``ScriptChecking``: what every rule set loaded through `LinkResolver`
@@ -9,6 +9,7 @@ public struct JavaScriptChecker: ScriptChecking {
     /// Creates a checker (one JavaScriptCore context per process serves every checker).
     public init() {}
 
+    /// JavaScriptCore's syntax error, or the missing `process` function.
     public func problem(in source: String) -> ScriptProblem? {
         if let problem = ScriptSyntaxChecker.shared.check(source) {
             return ScriptProblem(.syntax, message: problem.message, line: problem.line)
@@ -22,7 +23,10 @@ public struct JavaScriptChecker: ScriptChecking {
 
 extension RuleSet {
     /// Loads and compiles a manifest file, its scripts parsed by JavaScriptCore.
-    public static func load(contentsOf url: URL, limits: ManifestLimits = ManifestLimits()) throws(ManifestError) -> RuleSet {
+    public static func load(
+        contentsOf url: URL,
+        limits: ManifestLimits = ManifestLimits()
+    ) throws(ManifestError) -> RuleSet {
         try load(contentsOf: url, limits: limits, scriptChecker: JavaScriptChecker())
     }
 

@@ -30,9 +30,15 @@ public struct ResolveRequest: Sendable, Equatable {
 
     /// Creates a request (defaults: every app, both platforms, scripts on, 15 s, no trace).
     public init(
-        installed: InstalledApps? = nil, platform: Platform? = nil, headers: HTTPFields? = nil,
-        includeBrowsers: Bool = true, includePreviews: Bool = true, runsScripts: Bool = true,
-        timeLimit: Duration = .seconds(15), matchBudget: MatchBudget = MatchBudget(), trace: Bool = false,
+        installed: InstalledApps? = nil,
+        platform: Platform? = nil,
+        headers: HTTPFields? = nil,
+        includeBrowsers: Bool = true,
+        includePreviews: Bool = true,
+        runsScripts: Bool = true,
+        timeLimit: Duration = .seconds(15),
+        matchBudget: MatchBudget = MatchBudget(),
+        trace: Bool = false,
         maximumLinkLength: Int = Link.maximumLength
     ) {
         self.installed = installed
@@ -50,7 +56,12 @@ public struct ResolveRequest: Sendable, Equatable {
     /// The matcher's options for this request, with `headers` (given or looked up).
     func matchOptions(headers: HTTPFields?) -> MatchOptions {
         MatchOptions(
-            installed: installed, platform: platform, headers: headers, includeBrowsers: includeBrowsers,
-            includePreviews: includePreviews, budget: matchBudget)
+            installed: installed,
+            platform: platform,
+            headers: headers,
+            includeBrowsers: includeBrowsers,
+            includePreviews: includePreviews,
+            budget: matchBudget
+        )
     }
 }

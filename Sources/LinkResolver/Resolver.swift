@@ -34,7 +34,10 @@ public final class Resolver: Sendable {
     /// Creates a resolver and compiles the rule set's scripts. Pass a shared `redirectFollower` to keep its cache of
     /// followed short links across resolvers (a server makes one resolver per rule-set generation).
     public init(
-        rules: RuleSet, engine: ScriptEngine?, fetcher: (any LinkFetching)?, redirectFollower: RedirectFollower? = nil
+        rules: RuleSet,
+        engine: ScriptEngine?,
+        fetcher: (any LinkFetching)?,
+        redirectFollower: RedirectFollower? = nil
     ) {
         self.rules = rules
         self.engine = engine
@@ -44,13 +47,20 @@ public final class Resolver: Sendable {
     }
 
     /// Resolves raw text: normalises it (refusals throw), then runs every stage under one deadline.
-    public func resolve(_ text: String, _ request: ResolveRequest = ResolveRequest()) async throws(LinkError) -> Resolution {
+    public func resolve(
+        _ text: String,
+        _ request: ResolveRequest = ResolveRequest()
+    ) async throws(LinkError) -> Resolution {
         let link = try Link(text, maximumLength: request.maximumLinkLength)
         return await resolve(link, input: text, request)
     }
 
     /// Resolves a link that has been normalised; `input` is what the caller was given (the link's text by default).
-    public func resolve(_ link: Link, input: String? = nil, _ request: ResolveRequest = ResolveRequest()) async -> Resolution {
+    public func resolve(
+        _ link: Link,
+        input: String? = nil,
+        _ request: ResolveRequest = ResolveRequest()
+    ) async -> Resolution {
         var budget = ResolutionBudget(timeLimit: request.timeLimit, limits: request.matchBudget)
         var trace: ResolutionTrace? = request.trace ? ResolutionTrace() : nil
         var stage = await unwrapAndMatch(link, request, budget: &budget, trace: &trace)
@@ -67,11 +77,23 @@ public final class Resolver: Sendable {
         }
         var openings = stage.openings
         if request.runsScripts, let engine, let scripts {
-            openings = await render(openings, link: stage.link, headers: stage.headers, engine: engine, scripts: scripts, deadline: budget.deadline)
+            openings = await render(
+                openings,
+                link: stage.link,
+                headers: stage.headers,
+                engine: engine,
+                scripts: scripts,
+                deadline: budget.deadline
+            )
         }
         return Resolution(
-            input: input ?? link.text, unwrapped: stage.link.text, steps: steps, openings: openings,
-            timedOutRules: timedOut, trace: trace)
+            input: input ?? link.text,
+            unwrapped: stage.link.text,
+            steps: steps,
+            openings: openings,
+            timedOutRules: timedOut,
+            trace: trace
+        )
     }
 
     /// What stages 2–4 gave for one link.
@@ -85,26 +107,41 @@ public final class Resolver: Sendable {
 
     /// Redirect rules, the header lookup when a `headers` rule could apply, and the matcher.
     private func unwrapAndMatch(
-        _ link: Link, _ request: ResolveRequest, budget: inout ResolutionBudget, trace: inout ResolutionTrace?
+        _ link: Link,
+        _ request: ResolveRequest,
+        budget: inout ResolutionBudget,
+        trace: inout ResolutionTrace?
     ) async -> Stage {
         let unwrapped = rules.unwrap(link, budget: &budget, trace: &trace)
         var headers = request.headers
         if headers == nil, let fetcher, rules.headerRulesCouldApply(to: unwrapped.link) {
             headers = await Self.headers(of: unwrapped.link, fetcher: fetcher, timeout: budget.timeLeft)
         }
-        let matched = rules.match(unwrapped.link, options: request.matchOptions(headers: headers), budget: &budget, trace: &trace)
+        let matched = rules.match(
+            unwrapped.link,
+            options: request.matchOptions(headers: headers),
+            budget: &budget,
+            trace: &trace
+        )
         return Stage(
-            link: unwrapped.link, steps: unwrapped.steps, headers: headers, openings: matched.openings,
-            timedOut: unwrapped.timedOut + matched.timedOut)
+            link: unwrapped.link,
+            steps: unwrapped.steps,
+            headers: headers,
+            openings: matched.openings,
+            timedOut: unwrapped.timedOut + matched.timedOut
+        )
     }
 
     /// The final URL of a short link and the HTTP steps to it (nil: not a redirect, or it could not be followed).
     private func shortLink(
-        _ link: Link, follower: RedirectFollower, budget: ResolutionBudget
+        _ link: Link,
+        follower: RedirectFollower,
+        budget: ResolutionBudget
     ) async -> (final: Link, steps: [UnwrapStep])? {
         let scheme = link.text.prefix { $0 != ":" }.lowercased()
         guard scheme == "http" || scheme == "https", !budget.isExpired,
-            let followed = try? await follower.resolve(link.text, deadline: budget.deadline), followed.finalURL != link.text,
+            let followed = try? await follower.resolve(link.text, deadline: budget.deadline),
+            followed.finalURL != link.text,
             let final = try? Link(followed.finalURL)
         else { return nil }
         var steps: [UnwrapStep] = []
@@ -118,13 +155,27 @@ public final class Resolver: Sendable {
 
     /// Runs every script opening concurrently until `deadline`; each gets the input its rule matched.
     private func render(
-        _ openings: [Opening], link: Link, headers: HTTPFields?, engine: ScriptEngine, scripts: CompiledScripts,
+        _ openings: [Opening],
+        link: Link,
+        headers: HTTPFields?,
+        engine: ScriptEngine,
+        scripts: CompiledScripts,
         deadline: ContinuousClock.Instant
     ) async -> [Opening] {
         await withTaskGroup(of: (Int, Opening).self) { group in
             for (index, opening) in openings.enumerated() where opening.needsScript {
                 group.addTask {
-                    (index, await self.render(opening, link: link, headers: headers, engine: engine, scripts: scripts, deadline: deadline))
+                    (
+                        index,
+                        await self.render(
+                            opening,
+                            link: link,
+                            headers: headers,
+                            engine: engine,
+                            scripts: scripts,
+                            deadline: deadline
+                        )
+                    )
                 }
             }
             var result = openings
@@ -134,13 +185,22 @@ public final class Resolver: Sendable {
     }
 
     /// Runs one script opening's script until `deadline` (the test runner's cases come through here too).
-    package func render(_ opening: Opening, link: Link, headers: HTTPFields? = nil, deadline: ContinuousClock.Instant) async -> Opening {
+    package func render(
+        _ opening: Opening,
+        link: Link,
+        headers: HTTPFields? = nil,
+        deadline: ContinuousClock.Instant
+    ) async -> Opening {
         guard let engine, let scripts else { return opening }
         return await render(opening, link: link, headers: headers, engine: engine, scripts: scripts, deadline: deadline)
     }
 
     private func render(
-        _ opening: Opening, link: Link, headers: HTTPFields?, engine: ScriptEngine, scripts: CompiledScripts,
+        _ opening: Opening,
+        link: Link,
+        headers: HTTPFields?,
+        engine: ScriptEngine,
+        scripts: CompiledScripts,
         deadline: ContinuousClock.Instant
     ) async -> Opening {
         guard opening.needsScript, let script = opening.script else { return opening }
@@ -148,7 +208,9 @@ public final class Resolver: Sendable {
         rendered.needsScript = false
         switch scripts[script] {
         case .success(let compiled):
-            let input = script.matchesHeaders ? headers.map { link.text + "\n" + RuleSet.compactJSON($0) } ?? link.text : link.text
+            let input =
+                script.matchesHeaders
+                ? headers.map { link.text + "\n" + RuleSet.compactJSON($0) } ?? link.text : link.text
             switch await engine.run(compiled, input: input, deadline: deadline) {
             case .success(let url?):
                 rendered.url = url
@@ -160,7 +222,10 @@ public final class Resolver: Sendable {
         case .failure(let error):
             rendered.error = OpeningError(error)
         case nil:
-            rendered.error = OpeningError(code: "E_SCRIPT_UNKNOWN", message: "the script is not one of this resolver's rule set")
+            rendered.error = OpeningError(
+                code: "E_SCRIPT_UNKNOWN",
+                message: "the script is not one of this resolver's rule set"
+            )
         }
         return rendered
     }

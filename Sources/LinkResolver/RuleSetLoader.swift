@@ -109,7 +109,11 @@ public struct RuleSetLoader: Sendable {
     public var limits: ManifestLimits
 
     /// Creates a loader.
-    public init(policy: AcceptancePolicy, downloader: CachedDownloader? = nil, limits: ManifestLimits = ManifestLimits()) {
+    public init(
+        policy: AcceptancePolicy,
+        downloader: CachedDownloader? = nil,
+        limits: ManifestLimits = ManifestLimits()
+    ) {
         self.policy = policy
         self.downloader = downloader
         self.limits = limits
@@ -131,7 +135,10 @@ public struct RuleSetLoader: Sendable {
                 loaded = try ManifestLoader(limits: limits).load(contentsOf: URL(fileURLWithPath: path))
             case .url(let url):
                 guard let downloader else {
-                    throw RuleSetLoadError(source: name, message: "downloading a manifest needs the network, which this run does not allow")
+                    throw RuleSetLoadError(
+                        source: name,
+                        message: "downloading a manifest needs the network, which this run does not allow"
+                    )
                 }
                 let limits = limits
                 let download: CachedDownload
@@ -157,8 +164,10 @@ public struct RuleSetLoader: Sendable {
         if !errors.isEmpty, !policy.skipsEntriesWithErrors {
             throw RuleSetLoadError(
                 source: rules.file ?? name,
-                message: "\(errors.count) \(errors.count == 1 ? "entry has an error" : "entries have errors"); fix them, or use the rest of the rules leniently",
-                diagnostics: errors)
+                message:
+                    "\(errors.count) \(errors.count == 1 ? "entry has an error" : "entries have errors"); fix them, or use the rest of the rules leniently",
+                diagnostics: errors
+            )
         }
         var report: RuleTestReport?
         if policy.requiresPassingTests {
@@ -167,7 +176,9 @@ public struct RuleSetLoader: Sendable {
             if let failure = failures.first {
                 throw RuleSetLoadError(
                     source: rules.file ?? name,
-                    message: "\(failures.count) of the manifest's own tests fail, first: \(failure.location): \(failure.reason ?? "")")
+                    message:
+                        "\(failures.count) of the manifest's own tests fail, first: \(failure.location): \(failure.reason ?? "")"
+                )
             }
             report = run
         }

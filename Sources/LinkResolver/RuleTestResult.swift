@@ -1,4 +1,5 @@
 import LinkMatching
+
 /// The outcome of one embedded test case of a manifest.
 public struct RuleTestResult: Sendable, Equatable, Codable {
     /// Which kind of rule the case tests.
@@ -36,7 +37,15 @@ public struct RuleTestResult: Sendable, Equatable, Codable {
     public var reason: String?
 
     /// Creates a result.
-    public init(kind: Kind, status: Status, location: String, input: String, expected: String?, actual: String?, reason: String? = nil) {
+    public init(
+        kind: Kind,
+        status: Status,
+        location: String,
+        input: String,
+        expected: String?,
+        actual: String?,
+        reason: String? = nil
+    ) {
         self.kind = kind
         self.status = status
         self.location = location

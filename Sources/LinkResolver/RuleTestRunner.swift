@@ -33,7 +33,8 @@ public struct RuleTestRunner: Sendable {
 
     /// Creates a runner over `rules` (no network: no unwrapping or header lookups); `engine` runs script cases
     /// (nil: they are skipped with reason "script").
-    public init(rules: RuleSet, cases: Manifest? = nil, engine: ScriptEngine? = nil, timeLimit: Duration = .seconds(15)) {
+    public init(rules: RuleSet, cases: Manifest? = nil, engine: ScriptEngine? = nil, timeLimit: Duration = .seconds(15))
+    {
         self.init(resolver: Resolver(rules: rules, engine: engine, fetcher: nil), cases: cases, timeLimit: timeLimit)
     }
 
@@ -85,10 +86,20 @@ public struct RuleTestRunner: Sendable {
                         if let compiledFormat = pairing.format(for: format, of: action, in: compiled) {
                             .opening(compiledFormat.rule, action: compiled.action.pointer)
                         } else {
-                            .broken(pairing.isSelf ? "the format was rejected at load (see diagnostics)" : "no format for \"\(format.appId)\" in the paired action")
+                            .broken(
+                                pairing.isSelf
+                                    ? "the format was rejected at load (see diagnostics)"
+                                    : "no format for \"\(format.appId)\" in the paired action"
+                            )
                         }
                     }
-                cases += pairCases(kind: kind, inputs: action.testInputs, expected: expectedResults, pointer: format.pointer, producer: producer)
+                cases += pairCases(
+                    kind: kind,
+                    inputs: action.testInputs,
+                    expected: expectedResults,
+                    pointer: format.pointer,
+                    producer: producer
+                )
             }
         }
         for browser in caseSource.browsers {
@@ -98,40 +109,107 @@ public struct RuleTestRunner: Sendable {
                 if let compiled = pairing.browser(for: browser) {
                     .opening(compiled.rule, action: nil)
                 } else {
-                    .broken(pairing.isSelf ? "the browser was rejected at load (see diagnostics)" : "no browser \"\(browser.app.identifier)\" in the rules under test")
+                    .broken(
+                        pairing.isSelf
+                            ? "the browser was rejected at load (see diagnostics)"
+                            : "no browser \"\(browser.app.identifier)\" in the rules under test"
+                    )
                 }
-            cases += pairCases(kind: kind, inputs: browser.testInputs, expected: expectedResults, pointer: browser.pointer, producer: producer)
+            cases += pairCases(
+                kind: kind,
+                inputs: browser.testInputs,
+                expected: expectedResults,
+                pointer: browser.pointer,
+                producer: producer
+            )
         }
         for rule in caseSource.redirects {
             for test in rule.tests {
-                let producer: TestCase.Producer = pairing.hasRedirect(rule) ? .redirects : .broken("the redirect rule was rejected at load (see diagnostics)")
-                cases.append(TestCase(kind: .redirect, location: rule.pointer.appending("tests").appending(test.input).description, input: test.input, expected: test.expected, producer: producer))
+                let producer: TestCase.Producer =
+                    pairing.hasRedirect(rule)
+                    ? .redirects : .broken("the redirect rule was rejected at load (see diagnostics)")
+                cases.append(
+                    TestCase(
+                        kind: .redirect,
+                        location: rule.pointer.appending("tests").appending(test.input).description,
+                        input: test.input,
+                        expected: test.expected,
+                        producer: producer
+                    )
+                )
             }
         }
         return cases
     }
 
     /// Pairs inputs with expected results; a length mismatch makes the unpaired cases fail.
-    func pairCases(kind: RuleTestResult.Kind, inputs: [String], expected: [String?], pointer: JSONPointer, producer: TestCase.Producer) -> [TestCase] {
+    func pairCases(
+        kind: RuleTestResult.Kind,
+        inputs: [String],
+        expected: [String?],
+        pointer: JSONPointer,
+        producer: TestCase.Producer
+    ) -> [TestCase] {
         (0..<max(inputs.count, expected.count)).map { index in
             let location = pointer.appending("testResults").appending(index).description
             guard index < inputs.count, index < expected.count else {
-                return TestCase(kind: kind, location: location, input: index < inputs.count ? inputs[index] : "", expected: index < expected.count ? expected[index] : nil, producer: .broken("testResults has \(expected.count) entries but there are \(inputs.count) test inputs"))
+                return TestCase(
+                    kind: kind,
+                    location: location,
+                    input: index < inputs.count ? inputs[index] : "",
+                    expected: index < expected.count ? expected[index] : nil,
+                    producer: .broken(
+                        "testResults has \(expected.count) entries but there are \(inputs.count) test inputs"
+                    )
+                )
             }
-            return TestCase(kind: kind, location: location, input: inputs[index], expected: expected[index], producer: producer)
+            return TestCase(
+                kind: kind,
+                location: location,
+                input: inputs[index],
+                expected: expected[index],
+                producer: producer
+            )
         }
     }
 
-    func run(_ testCase: TestCase, matches: inout [String: Result<(Link, RuleSet.Match), LinkError>]) async -> RuleTestResult {
+    func run(
+        _ testCase: TestCase,
+        matches: inout [String: Result<(Link, RuleSet.Match), LinkError>]
+    ) async -> RuleTestResult {
         func result(_ actual: String?, reason: String? = nil) -> RuleTestResult {
             let passed = actual == testCase.expected
-            return RuleTestResult(kind: testCase.kind, status: passed ? .passed : .failed, location: testCase.location, input: testCase.input, expected: testCase.expected, actual: actual, reason: passed ? nil : (reason ?? "expected \(describe(testCase.expected)), got \(describe(actual))"))
+            return RuleTestResult(
+                kind: testCase.kind,
+                status: passed ? .passed : .failed,
+                location: testCase.location,
+                input: testCase.input,
+                expected: testCase.expected,
+                actual: actual,
+                reason: passed ? nil : (reason ?? "expected \(describe(testCase.expected)), got \(describe(actual))")
+            )
         }
         func skipped(_ reason: String) -> RuleTestResult {
-            RuleTestResult(kind: testCase.kind, status: .skipped, location: testCase.location, input: testCase.input, expected: testCase.expected, actual: nil, reason: reason)
+            RuleTestResult(
+                kind: testCase.kind,
+                status: .skipped,
+                location: testCase.location,
+                input: testCase.input,
+                expected: testCase.expected,
+                actual: nil,
+                reason: reason
+            )
         }
         if case .broken(let reason) = testCase.producer {
-            return RuleTestResult(kind: testCase.kind, status: .failed, location: testCase.location, input: testCase.input, expected: testCase.expected, actual: nil, reason: reason)
+            return RuleTestResult(
+                kind: testCase.kind,
+                status: .failed,
+                location: testCase.location,
+                input: testCase.input,
+                expected: testCase.expected,
+                actual: nil,
+                reason: reason
+            )
         }
         // Without an engine a script case cannot be decided, whatever its input.
         if testCase.kind == .script, resolver.engine == nil { return skipped("script") }
@@ -157,7 +235,9 @@ public struct RuleTestRunner: Sendable {
                 matches[testCase.input] = .success((link, match))
             }
             guard let opening = match.openings.first(where: { $0.rule == rule }) else {
-                if let action, match.timedOut.contains(action) { return result(nil, reason: "the action's regex ran out of time") }
+                if let action, match.timedOut.contains(action) {
+                    return result(nil, reason: "the action's regex ran out of time")
+                }
                 return result(nil, reason: "the regex does not match the input")
             }
             guard opening.needsScript else { return result(opening.url, reason: opening.error?.message) }
@@ -190,12 +270,20 @@ struct RulePairing {
 
     init(cases: Manifest, rules: RuleSet) {
         isSelf = cases == rules.manifest
-        let compiledByPointer = Dictionary(rules.actions.map { ($0.action.pointer, $0) }, uniquingKeysWith: { first, _ in first })
+        let compiledByPointer = Dictionary(
+            rules.actions.map { ($0.action.pointer, $0) },
+            uniquingKeysWith: { first, _ in first }
+        )
         if isSelf {
             for action in cases.actions {
-                actionTargets[action.pointer] = compiledByPointer[action.pointer].map { .found($0) } ?? .missing("the action's regex did not compile")
+                actionTargets[action.pointer] =
+                    compiledByPointer[action.pointer].map { .found($0) }
+                    ?? .missing("the action's regex did not compile")
             }
-            browsersByPointer = Dictionary(rules.browsers.map { ($0.browser.pointer, $0) }, uniquingKeysWith: { first, _ in first })
+            browsersByPointer = Dictionary(
+                rules.browsers.map { ($0.browser.pointer, $0) },
+                uniquingKeysWith: { first, _ in first }
+            )
         } else {
             // Walk both action lists in order: each case action takes the next target action with the same regex.
             let targets = rules.manifest.actions
@@ -206,7 +294,9 @@ struct RulePairing {
                     continue
                 }
                 next = found + 1
-                actionTargets[action.pointer] = compiledByPointer[targets[found].pointer].map { .found($0) } ?? .missing("the paired action's regex did not compile")
+                actionTargets[action.pointer] =
+                    compiledByPointer[targets[found].pointer].map { .found($0) }
+                    ?? .missing("the paired action's regex did not compile")
             }
             for browser in rules.browsers where browsersByIdentifier[browser.browser.app.identifier] == nil {
                 browsersByIdentifier[browser.browser.app.identifier] = browser

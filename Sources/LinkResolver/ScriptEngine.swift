@@ -25,7 +25,9 @@ public final class ScriptEngine: Sendable {
     /// server under attack sets this; one-off tools need not). `clock` times the runaway policy's windows and
     /// cooldowns; each run's own limit is the deadline its caller gives, on the continuous clock.
     public init<C: Clock>(
-        fetcher: (any LinkFetching)?, runaways: RunawayPolicy? = nil, clock: C = ContinuousClock()
+        fetcher: (any LinkFetching)?,
+        runaways: RunawayPolicy? = nil,
+        clock: C = ContinuousClock()
     ) where C.Duration == Duration {
         runner = ScriptRunner(configuration: ScriptConfiguration { OutputSafety.problem(with: $0) })
         self.fetcher = fetcher
@@ -49,7 +51,11 @@ public final class ScriptEngine: Sendable {
     }
 
     /// Runs a compiled script on `input`, stopping it at `deadline`.
-    public func run(_ script: CompiledScript, input: String, deadline: ContinuousClock.Instant) async -> Result<String?, ScriptError> {
+    public func run(
+        _ script: CompiledScript,
+        input: String,
+        deadline: ContinuousClock.Instant
+    ) async -> Result<String?, ScriptError> {
         let admission = admit(script)
         if case .refused(let refusal) = admission { return .failure(refusal) }
         let network = fetcher.map { FetcherScriptNetwork(fetcher: $0) }
@@ -81,16 +87,22 @@ public final class ScriptEngine: Sendable {
                 let seconds = ((until - now) / .seconds(1)).rounded(.up)
                 return .refused(
                     ScriptError(
-                        code: .quarantined, rule: script.name,
-                        message: "not run: the script was stopped at its time limit \(runaways.stops) times within \(runaways.window); it is set aside for \(Int(seconds)) s more"
-                    ))
+                        code: .quarantined,
+                        rule: script.name,
+                        message:
+                            "not run: the script was stopped at its time limit \(runaways.stops) times within \(runaways.window); it is set aside for \(Int(seconds)) s more"
+                    )
+                )
             }
             if record.trialRunning {
                 return .refused(
                     ScriptError(
-                        code: .quarantined, rule: script.name,
-                        message: "not run: the script was set aside for running out of time, and a trial run is under way; it runs freely again once a trial ends in time"
-                    ))
+                        code: .quarantined,
+                        rule: script.name,
+                        message:
+                            "not run: the script was set aside for running out of time, and a trial run is under way; it runs freely again once a trial ends in time"
+                    )
+                )
             }
             record.trialRunning = true
             records[script.id] = record

@@ -22,8 +22,13 @@ public struct Action: Sendable, Equatable {
 
     /// Creates an action.
     public init(
-        title: String? = nil, regex: String, headers: Bool = false, testInputs: [String] = [],
-        formats: [Format] = [], extras: [JSONMember] = [], pointer: JSONPointer = .root
+        title: String? = nil,
+        regex: String,
+        headers: Bool = false,
+        testInputs: [String] = [],
+        formats: [Format] = [],
+        extras: [JSONMember] = [],
+        pointer: JSONPointer = .root
     ) {
         self.title = title ?? Self.defaultTitle
         self.hasTitle = title != nil
@@ -53,8 +58,12 @@ public struct Format: Sendable, Equatable {
 
     /// Creates a format.
     public init(
-        appId: String, inlineApp: App? = nil, fields: OutputFields, testResults: [String?]? = nil,
-        extras: [JSONMember] = [], pointer: JSONPointer = .root
+        appId: String,
+        inlineApp: App? = nil,
+        fields: OutputFields,
+        testResults: [String?]? = nil,
+        extras: [JSONMember] = [],
+        pointer: JSONPointer = .root
     ) {
         self.appId = appId
         self.inlineApp = inlineApp
@@ -82,7 +91,11 @@ public struct Browser: Sendable, Equatable {
 
     /// Creates a browser.
     public init(
-        app: App, regex: String, fields: OutputFields, testInputs: [String] = [], testResults: [String?]? = nil,
+        app: App,
+        regex: String,
+        fields: OutputFields,
+        testInputs: [String] = [],
+        testResults: [String?]? = nil,
         pointer: JSONPointer = .root
     ) {
         self.app = app
@@ -109,7 +122,10 @@ public struct Preview: Sendable, Equatable {
 
     /// Creates a preview rule.
     public init(
-        regex: String, fields: OutputFields, canSave: Bool = false, extras: [JSONMember] = [],
+        regex: String,
+        fields: OutputFields,
+        canSave: Bool = false,
+        extras: [JSONMember] = [],
         pointer: JSONPointer = .root
     ) {
         self.regex = regex
@@ -143,7 +159,10 @@ public struct RedirectRule: Sendable, Equatable {
 
     /// Creates a rule.
     public init(
-        pattern: String, target: Target, tests: [RedirectTest] = [], extras: [JSONMember] = [],
+        pattern: String,
+        target: Target,
+        tests: [RedirectTest] = [],
+        extras: [JSONMember] = [],
         pointer: JSONPointer = .root
     ) {
         self.pattern = pattern

@@ -28,8 +28,12 @@ public struct Diagnostic: Sendable, Hashable, Codable, CustomStringConvertible {
 
     /// Creates a diagnostic.
     public init(
-        _ severity: Severity, _ code: String, _ message: String, at pointer: JSONPointer,
-        position: SourcePosition? = nil, file: String? = nil
+        _ severity: Severity,
+        _ code: String,
+        _ message: String,
+        at pointer: JSONPointer,
+        position: SourcePosition? = nil,
+        file: String? = nil
     ) {
         self.severity = severity
         self.code = code

@@ -215,7 +215,8 @@ private struct Cursor {
 
     mutating func expectLiteral(_ literal: String) throws(JSONReaderError) {
         let expected = literal.utf8
-        guard index + expected.count <= bytes.count, bytes[index..<index + expected.count].elementsEqual(expected) else {
+        guard index + expected.count <= bytes.count, bytes[index..<index + expected.count].elementsEqual(expected)
+        else {
             throw error("invalid literal: expected \(literal)")
         }
         index += expected.count
@@ -263,7 +264,10 @@ private struct Cursor {
                 let slice = bytes[start..<index]
                 guard let string = String(validating: slice, as: UTF8.self) else {
                     throw JSONReaderError(
-                        code: .encoding, message: "a string contains invalid UTF-8", position: openingQuote)
+                        code: .encoding,
+                        message: "a string contains invalid UTF-8",
+                        position: openingQuote
+                    )
                 }
                 index += 1
                 return string
@@ -280,7 +284,10 @@ private struct Cursor {
                 index += 1
                 guard let string = String(validating: scratch, as: UTF8.self) else {
                     throw JSONReaderError(
-                        code: .encoding, message: "a string contains invalid UTF-8", position: openingQuote)
+                        code: .encoding,
+                        message: "a string contains invalid UTF-8",
+                        position: openingQuote
+                    )
                 }
                 return string
             case UInt8(ascii: "\\"):
@@ -294,7 +301,10 @@ private struct Cursor {
             }
         }
         throw JSONReaderError(
-            code: .syntax, message: "a string is not terminated (truncated JSON?)", position: openingQuote)
+            code: .syntax,
+            message: "a string is not terminated (truncated JSON?)",
+            position: openingQuote
+        )
     }
 
     mutating func appendEscape(to scratch: inout [UInt8]) throws(JSONReaderError) {

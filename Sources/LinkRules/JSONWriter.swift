@@ -47,7 +47,11 @@ public struct JSONWriter: Sendable {
     }
 
     private func writeContainer(
-        open: String, close: String, count: Int, depth: Int, into output: inout String,
+        open: String,
+        close: String,
+        count: Int,
+        depth: Int,
+        into output: inout String,
         element: (Int, inout String) -> Void
     ) {
         output.append(open)
@@ -120,7 +124,8 @@ extension JSONNode {
         let cleared: Value =
             switch value {
             case .array(let elements): .array(elements.map(\.withoutPositions))
-            case .object(let members): .object(members.map { JSONMember(key: $0.key, value: $0.value.withoutPositions) })
+            case .object(let members):
+                .object(members.map { JSONMember(key: $0.key, value: $0.value.withoutPositions) })
             default: value
             }
         return .make(cleared)

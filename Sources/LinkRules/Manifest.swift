@@ -18,8 +18,13 @@ public struct Manifest: Sendable, Equatable {
 
     /// Creates a manifest.
     public init(
-        version: ManifestVersion = .v5, apps: [App] = [], actions: [Action] = [], browsers: [Browser] = [],
-        previews: [Preview] = [], redirects: [RedirectRule] = [], extras: [JSONMember] = []
+        version: ManifestVersion = .v5,
+        apps: [App] = [],
+        actions: [Action] = [],
+        browsers: [Browser] = [],
+        previews: [Preview] = [],
+        redirects: [RedirectRule] = [],
+        extras: [JSONMember] = []
     ) {
         self.version = version
         self.apps = apps
@@ -49,6 +54,7 @@ public enum ManifestVersion: Int, Sendable, Hashable, Comparable, CaseIterable, 
     /// `storeId` as a number.
     case v5 = 5
 
+    /// Older versions sort first.
     public static func < (lhs: ManifestVersion, rhs: ManifestVersion) -> Bool { lhs.rawValue < rhs.rawValue }
 
     /// `v1` … `v5`.
@@ -85,9 +91,17 @@ public struct App: Sendable, Equatable {
 
     /// Creates an app.
     public init(
-        identifier: String, name: String, scheme: String, storeId: Int? = nil, macStoreId: Int? = nil,
-        iconURL: String? = nil, isNew: Bool = false, platform: Platform? = nil, country: String? = nil,
-        extras: [JSONMember] = [], pointer: JSONPointer = .root
+        identifier: String,
+        name: String,
+        scheme: String,
+        storeId: Int? = nil,
+        macStoreId: Int? = nil,
+        iconURL: String? = nil,
+        isNew: Bool = false,
+        platform: Platform? = nil,
+        country: String? = nil,
+        extras: [JSONMember] = [],
+        pointer: JSONPointer = .root
     ) {
         self.identifier = identifier
         self.name = name

@@ -1,7 +1,9 @@
 /// Decoding of `actions`, their `formats`, and `previews`.
 extension ManifestDecoder {
     static let actionKeys: Set<String> = ["title", "regex", "headers", "includeHeaders", "testInputs", "formats"]
-    static let formatKeys: Set<String> = ["appId", "appIdentifier", "app", "format", "script2", "script", "testResults"]
+    static let formatKeys: Set<String> = [
+        "appId", "appIdentifier", "app", "format", "script2", "script", "testResults",
+    ]
     static let previewKeys: Set<String> = ["regex", "format", "script2", "script", "canSave"]
 
     func decodeAction(_ object: JSONNode, at pointer: JSONPointer, appIds: Set<String>) -> Action? {
@@ -22,10 +24,19 @@ extension ManifestDecoder {
             report(.error, "E_MISSING", "the action has no \"formats\"", at: pointer, node: object)
         }
         guard let regex else { return nil }
-        return Action(title: title, regex: regex, headers: headers, testInputs: testInputs, formats: formats, extras: extras, pointer: pointer)
+        return Action(
+            title: title,
+            regex: regex,
+            headers: headers,
+            testInputs: testInputs,
+            formats: formats,
+            extras: extras,
+            pointer: pointer
+        )
     }
 
-    func decodeFormat(_ object: JSONNode, at pointer: JSONPointer, appIds: Set<String>, testInputCount: Int) -> Format? {
+    func decodeFormat(_ object: JSONNode, at pointer: JSONPointer, appIds: Set<String>, testInputCount: Int) -> Format?
+    {
         var inlineApp: App?
         var appId = string(object, ["appId", "appIdentifier"], at: pointer)
         if let appNode = object["app"] {
@@ -34,13 +45,25 @@ extension ManifestDecoder {
                 inlineApp = decodeApp(appNode, at: appPointer, known: Self.appKeys)
                 appId = appId ?? inlineApp?.identifier
             } else {
-                report(.error, "E_TYPE", "\"app\" must be an app object, not \(appNode.typeDescription)", at: appPointer, node: appNode)
+                report(
+                    .error,
+                    "E_TYPE",
+                    "\"app\" must be an app object, not \(appNode.typeDescription)",
+                    at: appPointer,
+                    node: appNode
+                )
             }
         }
         let fields = outputFields(object, at: pointer)
         let testResults = optionalStrings(object, ["testResults"], at: pointer)
         if let testResults, testResults.count != testInputCount {
-            report(.error, "E_TEST_LENGTH", "\"testResults\" has \(testResults.count) entries but the action has \(testInputCount) test inputs", at: pointer.appending("testResults"), node: object["testResults"])
+            report(
+                .error,
+                "E_TEST_LENGTH",
+                "\"testResults\" has \(testResults.count) entries but the action has \(testInputCount) test inputs",
+                at: pointer.appending("testResults"),
+                node: object["testResults"]
+            )
         }
         var extras: [JSONMember] = []
         for member in object.members ?? [] where !Self.formatKeys.contains(member.key) {
@@ -53,11 +76,24 @@ extension ManifestDecoder {
             return nil
         }
         if inlineApp == nil && !appIds.contains(appId) {
-            report(.error, "E_UNKNOWN_APP", "appId \"\(appId)\" names no app in \"apps\"; this format is ignored", at: pointer.appending(object["appId"] != nil ? "appId" : "appIdentifier"), node: nil)
+            report(
+                .error,
+                "E_UNKNOWN_APP",
+                "appId \"\(appId)\" names no app in \"apps\"; this format is ignored",
+                at: pointer.appending(object["appId"] != nil ? "appId" : "appIdentifier"),
+                node: nil
+            )
             return nil
         }
         guard let fields else { return nil }
-        return Format(appId: appId, inlineApp: inlineApp, fields: fields, testResults: testResults, extras: extras, pointer: pointer)
+        return Format(
+            appId: appId,
+            inlineApp: inlineApp,
+            fields: fields,
+            testResults: testResults,
+            extras: extras,
+            pointer: pointer
+        )
     }
 
     func decodePreview(_ object: JSONNode, at pointer: JSONPointer) -> Preview? {
@@ -76,11 +112,23 @@ extension ManifestDecoder {
     func decodeRegex(_ object: JSONNode, at pointer: JSONPointer) -> String? {
         guard let regex = string(object, ["regex"], at: pointer, required: true) else { return nil }
         if regex.isEmpty {
-            report(.error, "E_EMPTY_REGEX", "the regex is empty, so it would match every input; this entry is ignored", at: pointer.appending("regex"), node: object["regex"])
+            report(
+                .error,
+                "E_EMPTY_REGEX",
+                "the regex is empty, so it would match every input; this entry is ignored",
+                at: pointer.appending("regex"),
+                node: object["regex"]
+            )
             return nil
         }
         if regex.utf16.count > limits.maximumRegexLength {
-            report(.error, "E_TOO_LARGE", "the regex has \(regex.utf16.count) characters, more than the limit of \(limits.maximumRegexLength)", at: pointer.appending("regex"), node: object["regex"])
+            report(
+                .error,
+                "E_TOO_LARGE",
+                "the regex has \(regex.utf16.count) characters, more than the limit of \(limits.maximumRegexLength)",
+                at: pointer.appending("regex"),
+                node: object["regex"]
+            )
             return nil
         }
         return regex
@@ -91,33 +139,63 @@ extension ManifestDecoder {
         let fields = OutputFields(
             template: string(object, ["format"], at: pointer),
             script2: string(object, ["script2"], at: pointer),
-            script: string(object, ["script"], at: pointer))
+            script: string(object, ["script"], at: pointer)
+        )
         guard fields.template != nil || fields.script2 != nil || fields.script != nil else {
-            report(.error, "E_MISSING", "there is neither \"format\" nor \"script2\": nothing produces a URL; this entry is ignored", at: pointer, node: object)
+            report(
+                .error,
+                "E_MISSING",
+                "there is neither \"format\" nor \"script2\": nothing produces a URL; this entry is ignored",
+                at: pointer,
+                node: object
+            )
             return nil
         }
         if fields.template != nil && (fields.script2 != nil || fields.script != nil) {
-            report(.warning, "W_FORMAT_AND_SCRIPT", "\"format\" and a script are mutually exclusive; the template is used", at: pointer.appending("format"), node: object["format"])
+            report(
+                .warning,
+                "W_FORMAT_AND_SCRIPT",
+                "\"format\" and a script are mutually exclusive; the template is used",
+                at: pointer.appending("format"),
+                node: object["format"]
+            )
         }
         for (key, source) in [("script2", fields.script2), ("script", fields.script)] {
             if let source, source.utf16.count > limits.maximumScriptLength {
-                report(.error, "E_TOO_LARGE", "\"\(key)\" has \(source.utf16.count) characters, more than the limit of \(limits.maximumScriptLength)", at: pointer.appending(key), node: object[key])
+                report(
+                    .error,
+                    "E_TOO_LARGE",
+                    "\"\(key)\" has \(source.utf16.count) characters, more than the limit of \(limits.maximumScriptLength)",
+                    at: pointer.appending(key),
+                    node: object[key]
+                )
                 return nil
             }
         }
         if let template = fields.template, let scheme = OutputSafety.leadingScheme(of: template),
             OutputSafety.forbiddenSchemes.contains(scheme.lowercased())
         {
-            report(.error, "E_FORBIDDEN_SCHEME", "the template produces a \"\(scheme):\" URL, which could run code in the receiving app; this entry is ignored", at: pointer.appending("format"), node: object["format"])
+            report(
+                .error,
+                "E_FORBIDDEN_SCHEME",
+                "the template produces a \"\(scheme):\" URL, which could run code in the receiving app; this entry is ignored",
+                at: pointer.appending("format"),
+                node: object["format"]
+            )
             return nil
         }
         return fields
     }
 
-
     func checkTestLengths(inputs: [String], results: [String?]?, at pointer: JSONPointer) {
         if let results, results.count != inputs.count {
-            report(.error, "E_TEST_LENGTH", "\"testResults\" has \(results.count) entries but there are \(inputs.count) test inputs", at: pointer.appending("testResults"), node: nil)
+            report(
+                .error,
+                "E_TEST_LENGTH",
+                "\"testResults\" has \(results.count) entries but there are \(inputs.count) test inputs",
+                at: pointer.appending("testResults"),
+                node: nil
+            )
         }
     }
 }

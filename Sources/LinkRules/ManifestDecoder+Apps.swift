@@ -4,14 +4,22 @@ extension ManifestDecoder {
         "identifier", "name", "displayName", "storeId", "storeIdentifier", "macStoreId", "iconURL", "scheme", "new",
         "platform", "country",
     ]
-    static let browserKeys: Set<String> = appKeys.union(["regex", "format", "script2", "script", "testInputs", "testResults"])
+    static let browserKeys: Set<String> = appKeys.union([
+        "regex", "format", "script2", "script", "testInputs", "testResults",
+    ])
 
     func decodeApps(_ node: JSONNode, at pointer: JSONPointer) -> [App] {
         var seen: [String: Int] = [:]
         var apps: [App] = []
         for (index, app) in decodeIndexedList(node, at: pointer, { decodeApp($0, at: $1, known: Self.appKeys) }) {
             if let first = seen[app.identifier] {
-                report(.error, "E_DUPLICATE_ID", "the app identifier \"\(app.identifier)\" is already used by /apps/\(first); this entry is ignored (the first one wins)", at: pointer.appending(index).appending("identifier"), node: nil)
+                report(
+                    .error,
+                    "E_DUPLICATE_ID",
+                    "the app identifier \"\(app.identifier)\" is already used by /apps/\(first); this entry is ignored (the first one wins)",
+                    at: pointer.appending(index).appending("identifier"),
+                    node: nil
+                )
                 continue
             }
             seen[app.identifier] = index
@@ -21,7 +29,11 @@ extension ManifestDecoder {
     }
 
     /// Like `decodeList`, but keeps each element's index in the file.
-    func decodeIndexedList<T>(_ node: JSONNode, at pointer: JSONPointer, _ decode: (JSONNode, JSONPointer) -> T?) -> [(Int, T)] {
+    func decodeIndexedList<T>(
+        _ node: JSONNode,
+        at pointer: JSONPointer,
+        _ decode: (JSONNode, JSONPointer) -> T?
+    ) -> [(Int, T)] {
         var index = -1
         let values: [(Int, T)] = decodeList(node, at: pointer) { element, elementPointer in
             index = Int(elementPointer.tokens.last ?? "") ?? index + 1
@@ -44,7 +56,13 @@ extension ManifestDecoder {
         if let text = string(object, ["platform"], at: pointer) {
             platform = Platform(rawValue: text)
             if platform == nil {
-                report(.warning, "W_UNKNOWN_PLATFORM", "platform \"\(text)\" is neither \"phone\" nor \"pad\"; the app shows on both", at: pointer.appending("platform"), node: object["platform"])
+                report(
+                    .warning,
+                    "W_UNKNOWN_PLATFORM",
+                    "platform \"\(text)\" is neither \"phone\" nor \"pad\"; the app shows on both",
+                    at: pointer.appending("platform"),
+                    node: object["platform"]
+                )
             }
         }
         var extras: [JSONMember] = []
@@ -55,17 +73,39 @@ extension ManifestDecoder {
             case .success(let macStore) = macStoreId
         else { return nil }
         guard !identifier.isEmpty else {
-            report(.error, "E_MISSING", "the app identifier is empty", at: pointer.appending("identifier"), node: object["identifier"])
+            report(
+                .error,
+                "E_MISSING",
+                "the app identifier is empty",
+                at: pointer.appending("identifier"),
+                node: object["identifier"]
+            )
             return nil
         }
         let scheme = Self.normalizedScheme(rawScheme)
         guard Self.isValidScheme(scheme) else {
-            report(.error, "E_SCHEME", "scheme \"\(rawScheme)\" is not a URL scheme (letters, digits, '+', '-', '.'; starting with a letter)", at: pointer.appending("scheme"), node: object["scheme"])
+            report(
+                .error,
+                "E_SCHEME",
+                "scheme \"\(rawScheme)\" is not a URL scheme (letters, digits, '+', '-', '.'; starting with a letter)",
+                at: pointer.appending("scheme"),
+                node: object["scheme"]
+            )
             return nil
         }
         return App(
-            identifier: identifier, name: name, scheme: scheme, storeId: store, macStoreId: macStore,
-            iconURL: iconURL, isNew: isNew, platform: platform, country: country, extras: extras, pointer: pointer)
+            identifier: identifier,
+            name: name,
+            scheme: scheme,
+            storeId: store,
+            macStoreId: macStore,
+            iconURL: iconURL,
+            isNew: isNew,
+            platform: platform,
+            country: country,
+            extras: extras,
+            pointer: pointer
+        )
     }
 
     /// `twitter://`, `twitter:` and `twitter` all mean the scheme `twitter`.
@@ -77,7 +117,9 @@ extension ManifestDecoder {
 
     /// RFC 3986: ALPHA *( ALPHA / DIGIT / "+" / "-" / "." ).
     static func isValidScheme(_ scheme: String) -> Bool {
-        guard let first = scheme.unicodeScalars.first, first.isASCII, first.properties.isAlphabetic else { return false }
+        guard let first = scheme.unicodeScalars.first, first.isASCII, first.properties.isAlphabetic else {
+            return false
+        }
         return scheme.unicodeScalars.allSatisfy {
             $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || "+-.".unicodeScalars.contains($0))
         }
@@ -88,7 +130,13 @@ extension ManifestDecoder {
         var browsers: [Browser] = []
         for (index, browser) in decodeIndexedList(node, at: pointer, { decodeBrowser($0, at: $1) }) {
             if let first = seen[browser.app.identifier] {
-                report(.error, "E_DUPLICATE_ID", "the browser identifier \"\(browser.app.identifier)\" is already used by /browsers/\(first); this entry is ignored", at: pointer.appending(index).appending("identifier"), node: nil)
+                report(
+                    .error,
+                    "E_DUPLICATE_ID",
+                    "the browser identifier \"\(browser.app.identifier)\" is already used by /browsers/\(first); this entry is ignored",
+                    at: pointer.appending(index).appending("identifier"),
+                    node: nil
+                )
                 continue
             }
             seen[browser.app.identifier] = index
@@ -106,6 +154,13 @@ extension ManifestDecoder {
         checkTestLengths(inputs: testInputs, results: testResults, at: pointer)
         guard var app, let regex, let fields else { return nil }
         app.extras = app.extras.filter { !Self.browserKeys.contains($0.key) }
-        return Browser(app: app, regex: regex, fields: fields, testInputs: testInputs, testResults: testResults, pointer: pointer)
+        return Browser(
+            app: app,
+            regex: regex,
+            fields: fields,
+            testInputs: testInputs,
+            testResults: testResults,
+            pointer: pointer
+        )
     }
 }

@@ -4,7 +4,13 @@ extension ManifestDecoder {
 
     func decodeRedirects(_ node: JSONNode, at pointer: JSONPointer) -> [RedirectRule] {
         guard let members = node.members else {
-            report(.error, "E_TYPE", "\"\(pointer.tokens.last ?? "redirects")\" must be an object whose keys are regexes, not \(node.typeDescription)", at: pointer, node: node)
+            report(
+                .error,
+                "E_TYPE",
+                "\"\(pointer.tokens.last ?? "redirects")\" must be an object whose keys are regexes, not \(node.typeDescription)",
+                at: pointer,
+                node: node
+            )
             return []
         }
         return members.compactMap { member in
@@ -16,7 +22,13 @@ extension ManifestDecoder {
     func decodeRedirect(_ member: JSONMember, at pointer: JSONPointer) -> RedirectRule? {
         let object = member.value
         guard object.members != nil else {
-            report(.error, "E_TYPE", "the redirect rule must be an object with \"param\" or \"format\", not \(object.typeDescription)", at: pointer, node: object)
+            report(
+                .error,
+                "E_TYPE",
+                "the redirect rule must be an object with \"param\" or \"format\", not \(object.typeDescription)",
+                at: pointer,
+                node: object
+            )
             return nil
         }
         let param = string(object, ["param"], at: pointer)
@@ -29,11 +41,23 @@ extension ManifestDecoder {
                     if let expected = test.value.stringValue {
                         tests.append(RedirectTest(input: test.key, expected: expected))
                     } else {
-                        report(.error, "E_TYPE", "the expected result of a redirect test must be a string, not \(test.value.typeDescription)", at: testsPointer.appending(test.key), node: test.value)
+                        report(
+                            .error,
+                            "E_TYPE",
+                            "the expected result of a redirect test must be a string, not \(test.value.typeDescription)",
+                            at: testsPointer.appending(test.key),
+                            node: test.value
+                        )
                     }
                 }
             } else {
-                report(.error, "E_TYPE", "\"\(key)\" must be an object mapping inputs to expected URLs", at: testsPointer, node: testsNode)
+                report(
+                    .error,
+                    "E_TYPE",
+                    "\"\(key)\" must be an object mapping inputs to expected URLs",
+                    at: testsPointer,
+                    node: testsNode
+                )
             }
         }
         var extras: [JSONMember] = []
@@ -41,11 +65,23 @@ extension ManifestDecoder {
             keepExtra(extra, at: pointer.appending(extra.key), into: &extras, known: Self.redirectKeys)
         }
         if member.key.isEmpty {
-            report(.error, "E_EMPTY_REGEX", "the redirect rule's regex is empty; this rule is ignored", at: pointer, node: object)
+            report(
+                .error,
+                "E_EMPTY_REGEX",
+                "the redirect rule's regex is empty; this rule is ignored",
+                at: pointer,
+                node: object
+            )
             return nil
         }
         if member.key.utf16.count > limits.maximumRegexLength {
-            report(.error, "E_TOO_LARGE", "the redirect regex has \(member.key.utf16.count) characters, more than the limit of \(limits.maximumRegexLength)", at: pointer, node: object)
+            report(
+                .error,
+                "E_TOO_LARGE",
+                "the redirect regex has \(member.key.utf16.count) characters, more than the limit of \(limits.maximumRegexLength)",
+                at: pointer,
+                node: object
+            )
             return nil
         }
         let target: RedirectRule.Target
@@ -53,10 +89,22 @@ extension ManifestDecoder {
         case (let param?, nil): target = .param(param)
         case (nil, let format?): target = .format(format)
         case (.some, .some):
-            report(.error, "E_CONFLICT", "\"param\" and \"format\" are mutually exclusive; this rule is ignored", at: pointer, node: object)
+            report(
+                .error,
+                "E_CONFLICT",
+                "\"param\" and \"format\" are mutually exclusive; this rule is ignored",
+                at: pointer,
+                node: object
+            )
             return nil
         case (nil, nil):
-            report(.error, "E_MISSING", "the redirect rule has neither \"param\" nor \"format\"; this rule is ignored", at: pointer, node: object)
+            report(
+                .error,
+                "E_MISSING",
+                "the redirect rule has neither \"param\" nor \"format\"; this rule is ignored",
+                at: pointer,
+                node: object
+            )
             return nil
         }
         return RedirectRule(pattern: member.key, target: target, tests: tests, extras: extras, pointer: pointer)

@@ -10,7 +10,13 @@ extension ManifestDecoder {
         }
         let valuePointer = pointer.appending(key)
         guard let string = node.stringValue else {
-            report(.error, "E_TYPE", "\"\(key)\" must be a string, not \(node.typeDescription)", at: valuePointer, node: node)
+            report(
+                .error,
+                "E_TYPE",
+                "\"\(key)\" must be a string, not \(node.typeDescription)",
+                at: valuePointer,
+                node: node
+            )
             return nil
         }
         return string
@@ -26,10 +32,22 @@ extension ManifestDecoder {
         case .number(let text) where text == "0" || text == "1":
             return text == "1"
         case .string(let text) where text == "true" || text == "false":
-            report(.warning, "E_TYPE", "\"\(key)\" should be a boolean, not the string \"\(text)\"; read as \(text)", at: valuePointer, node: node)
+            report(
+                .warning,
+                "E_TYPE",
+                "\"\(key)\" should be a boolean, not the string \"\(text)\"; read as \(text)",
+                at: valuePointer,
+                node: node
+            )
             return text == "true"
         default:
-            report(.error, "E_TYPE", "\"\(key)\" must be true, false, 1 or 0, not \(node.typeDescription); read as false", at: valuePointer, node: node)
+            report(
+                .error,
+                "E_TYPE",
+                "\"\(key)\" must be true, false, 1 or 0, not \(node.typeDescription); read as false",
+                at: valuePointer,
+                node: node
+            )
             return false
         }
     }
@@ -46,14 +64,32 @@ extension ManifestDecoder {
         case .string(let literal):
             text = literal
             if version == .v5 {
-                report(.warning, "E_TYPE", "\"\(key)\" is the string \"\(literal)\"; v5 manifests use a number", at: valuePointer, node: node)
+                report(
+                    .warning,
+                    "E_TYPE",
+                    "\"\(key)\" is the string \"\(literal)\"; v5 manifests use a number",
+                    at: valuePointer,
+                    node: node
+                )
             }
         default:
-            report(.error, "E_TYPE", "\"\(key)\" must be a number, not \(node.typeDescription)", at: valuePointer, node: node)
+            report(
+                .error,
+                "E_TYPE",
+                "\"\(key)\" must be a number, not \(node.typeDescription)",
+                at: valuePointer,
+                node: node
+            )
             return .failure(StoreIdError())
         }
         guard let value = Int(text), value > 0 else {
-            report(.error, "E_RANGE", "\"\(key)\" is \(text), which is not a positive whole number that fits in 64 bits", at: valuePointer, node: node)
+            report(
+                .error,
+                "E_RANGE",
+                "\"\(key)\" is \(text), which is not a positive whole number that fits in 64 bits",
+                at: valuePointer,
+                node: node
+            )
             return .failure(StoreIdError())
         }
         return .success(value)
@@ -64,7 +100,13 @@ extension ManifestDecoder {
         guard let (key, node) = member(object, keys) else { return nil }
         let valuePointer = pointer.appending(key)
         guard let elements = node.elements else {
-            report(.error, "E_TYPE", "\"\(key)\" must be an array of strings, not \(node.typeDescription)", at: valuePointer, node: node)
+            report(
+                .error,
+                "E_TYPE",
+                "\"\(key)\" must be an array of strings, not \(node.typeDescription)",
+                at: valuePointer,
+                node: node
+            )
             return nil
         }
         var result: [String] = []
@@ -72,7 +114,13 @@ extension ManifestDecoder {
             if let string = element.stringValue {
                 result.append(string)
             } else {
-                report(.error, "E_TYPE", "test input \(index) must be a string, not \(element.typeDescription)", at: valuePointer.appending(index), node: element)
+                report(
+                    .error,
+                    "E_TYPE",
+                    "test input \(index) must be a string, not \(element.typeDescription)",
+                    at: valuePointer.appending(index),
+                    node: element
+                )
             }
         }
         return result
@@ -83,7 +131,13 @@ extension ManifestDecoder {
         guard let (key, node) = member(object, keys) else { return nil }
         let valuePointer = pointer.appending(key)
         guard let elements = node.elements else {
-            report(.error, "E_TYPE", "\"\(key)\" must be an array of strings or nulls, not \(node.typeDescription)", at: valuePointer, node: node)
+            report(
+                .error,
+                "E_TYPE",
+                "\"\(key)\" must be an array of strings or nulls, not \(node.typeDescription)",
+                at: valuePointer,
+                node: node
+            )
             return nil
         }
         var result: [String?] = []
@@ -92,7 +146,13 @@ extension ManifestDecoder {
             case .string(let string): result.append(string)
             case .null: result.append(nil)
             default:
-                report(.error, "E_TYPE", "test result \(index) must be a string or null, not \(element.typeDescription)", at: valuePointer.appending(index), node: element)
+                report(
+                    .error,
+                    "E_TYPE",
+                    "test result \(index) must be a string or null, not \(element.typeDescription)",
+                    at: valuePointer.appending(index),
+                    node: element
+                )
                 return nil
             }
         }

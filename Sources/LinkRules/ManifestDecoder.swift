@@ -22,8 +22,23 @@ final class ManifestDecoder {
 
     // MARK: Reporting
 
-    func report(_ severity: Diagnostic.Severity, _ code: String, _ message: String, at pointer: JSONPointer, node: JSONNode?) {
-        diagnostics.append(Diagnostic(severity, code, message, at: pointer, position: node?.position ?? root.position(of: pointer), file: file))
+    func report(
+        _ severity: Diagnostic.Severity,
+        _ code: String,
+        _ message: String,
+        at pointer: JSONPointer,
+        node: JSONNode?
+    ) {
+        diagnostics.append(
+            Diagnostic(
+                severity,
+                code,
+                message,
+                at: pointer,
+                position: node?.position ?? root.position(of: pointer),
+                file: file
+            )
+        )
     }
 
     // MARK: Manifest
@@ -36,7 +51,13 @@ final class ManifestDecoder {
         var seen: Set<String> = []
         let members = (root.members ?? []).filter { member in
             guard seen.insert(member.key).inserted else {
-                report(.warning, "W_DUPLICATE_KEY", "the key \"\(member.key)\" appears more than once; only the first one is used", at: JSONPointer.root.appending(member.key), node: member.value)
+                report(
+                    .warning,
+                    "W_DUPLICATE_KEY",
+                    "the key \"\(member.key)\" appears more than once; only the first one is used",
+                    at: JSONPointer.root.appending(member.key),
+                    node: member.value
+                )
                 return false
             }
             return true
@@ -49,7 +70,12 @@ final class ManifestDecoder {
             case "actions", "browsers", "previews", "redirects", "redirectRules":
                 continue
             default:
-                keepExtra(member, at: pointer, into: &manifest.extras, known: ["apps", "actions", "browsers", "previews", "redirects"])
+                keepExtra(
+                    member,
+                    at: pointer,
+                    into: &manifest.extras,
+                    known: ["apps", "actions", "browsers", "previews", "redirects"]
+                )
             }
         }
         let appIds = Set(manifest.apps.map(\.identifier))
@@ -59,7 +85,13 @@ final class ManifestDecoder {
             case "actions":
                 manifest.actions = decodeList(member.value, at: pointer) { decodeAction($0, at: $1, appIds: appIds) }
                 if manifest.actions.count > limits.maximumActions {
-                    report(.error, "E_TOO_LARGE", "the manifest has \(manifest.actions.count) actions, more than the limit of \(limits.maximumActions); the rest are ignored", at: pointer, node: member.value)
+                    report(
+                        .error,
+                        "E_TOO_LARGE",
+                        "the manifest has \(manifest.actions.count) actions, more than the limit of \(limits.maximumActions); the rest are ignored",
+                        at: pointer,
+                        node: member.value
+                    )
                     manifest.actions.removeLast(manifest.actions.count - limits.maximumActions)
                 }
             case "browsers":
@@ -77,14 +109,26 @@ final class ManifestDecoder {
 
     func decodeList<T>(_ node: JSONNode, at pointer: JSONPointer, _ decode: (JSONNode, JSONPointer) -> T?) -> [T] {
         guard let elements = node.elements else {
-            report(.error, "E_TYPE", "\"\(pointer.tokens.last ?? "")\" must be an array, not \(node.typeDescription)", at: pointer, node: node)
+            report(
+                .error,
+                "E_TYPE",
+                "\"\(pointer.tokens.last ?? "")\" must be an array, not \(node.typeDescription)",
+                at: pointer,
+                node: node
+            )
             return []
         }
         var result: [T] = []
         for (index, element) in elements.enumerated() {
             let elementPointer = pointer.appending(index)
             guard element.members != nil else {
-                report(.error, "E_TYPE", "each entry must be an object, not \(element.typeDescription)", at: elementPointer, node: element)
+                report(
+                    .error,
+                    "E_TYPE",
+                    "each entry must be an object, not \(element.typeDescription)",
+                    at: elementPointer,
+                    node: element
+                )
                 continue
             }
             if let value = decode(element, elementPointer) { result.append(value) }

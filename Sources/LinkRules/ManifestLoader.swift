@@ -31,8 +31,10 @@ public struct ManifestLoader: Sendable {
             let attributes = try? FileManager.default.attributesOfItem(atPath: url.path)
             if let size = attributes?[.size] as? Int, size > limits.maximumBytes {
                 throw ManifestError(
-                    code: .tooLarge, message: "the file has \(size) bytes, more than the limit of \(limits.maximumBytes)",
-                    file: name)
+                    code: .tooLarge,
+                    message: "the file has \(size) bytes, more than the limit of \(limits.maximumBytes)",
+                    file: name
+                )
             }
             data = try Data(contentsOf: url)
         } catch let error as ManifestError {
@@ -49,7 +51,9 @@ public struct ManifestLoader: Sendable {
         guard bytes.count <= limits.maximumBytes else {
             throw ManifestError(
                 code: .tooLarge,
-                message: "the manifest has \(bytes.count) bytes, more than the limit of \(limits.maximumBytes)", file: file)
+                message: "the manifest has \(bytes.count) bytes, more than the limit of \(limits.maximumBytes)",
+                file: file
+            )
         }
         let root: JSONNode
         do {
@@ -61,17 +65,28 @@ public struct ManifestLoader: Sendable {
                 case .encoding: .encoding
                 case .depth: .depth
                 }
-            throw ManifestError(code: code, message: "invalid JSON: \(error.message)", file: file, position: error.position)
+            throw ManifestError(
+                code: code,
+                message: "invalid JSON: \(error.message)",
+                file: file,
+                position: error.position
+            )
         }
         guard let members = root.members else {
             throw ManifestError(
-                code: .notAManifest, message: "the manifest must be a JSON object, not \(root.typeDescription)",
-                file: file, position: root.position)
+                code: .notAManifest,
+                message: "the manifest must be a JSON object, not \(root.typeDescription)",
+                file: file,
+                position: root.position
+            )
         }
         guard members.contains(where: { ["apps", "actions", "browsers"].contains($0.key) }) else {
             throw ManifestError(
-                code: .notAManifest, message: "the object has none of the keys \"apps\", \"actions\" or \"browsers\"",
-                file: file, position: root.position)
+                code: .notAManifest,
+                message: "the object has none of the keys \"apps\", \"actions\" or \"browsers\"",
+                file: file,
+                position: root.position
+            )
         }
         let decoder = ManifestDecoder(limits: limits, file: file, version: ManifestVersion.detect(in: root))
         let manifest = decoder.decodeManifest(root)
@@ -111,7 +126,10 @@ public struct LoadedManifest: Sendable {
 
     /// A diagnostic located in this manifest's file.
     public func diagnostic(
-        _ severity: Diagnostic.Severity, _ code: String, _ message: String, at pointer: JSONPointer
+        _ severity: Diagnostic.Severity,
+        _ code: String,
+        _ message: String,
+        at pointer: JSONPointer
     ) -> Diagnostic {
         Diagnostic(severity, code, message, at: pointer, position: position(of: pointer), file: file)
     }

@@ -9,7 +9,8 @@ public enum OutputSafety {
         var scheme: [UInt8] = []
         for byte in text.utf8 {
             switch byte {
-            case UInt8(ascii: " "), UInt8(ascii: "\t") where scheme.isEmpty:
+            case UInt8(ascii: " "),
+                UInt8(ascii: "\t") where scheme.isEmpty:
                 continue
             case UInt8(ascii: ":"):
                 return scheme.isEmpty ? nil : String(decoding: scheme, as: UTF8.self)
@@ -28,7 +29,9 @@ public enum OutputSafety {
     /// Whether `url` could begin with a forbidden scheme (cheap: looks at the first letter only).
     @inlinable
     public static func mayStartWithForbiddenScheme(_ url: String) -> Bool {
-        guard let first = url.utf8.first(where: { $0 != UInt8(ascii: " ") && $0 != UInt8(ascii: "\t") }) else { return false }
+        guard let first = url.utf8.first(where: { $0 != UInt8(ascii: " ") && $0 != UInt8(ascii: "\t") }) else {
+            return false
+        }
         switch first | 0x20 {
         case UInt8(ascii: "j"), UInt8(ascii: "d"), UInt8(ascii: "f"), UInt8(ascii: "v"), UInt8(ascii: "a"): return true
         default: return false

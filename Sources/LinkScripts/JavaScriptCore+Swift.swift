@@ -79,7 +79,9 @@ enum JS {
         guard let context, let exception, JSValueIsObject(context, exception) else { return (message, nil) }
         let object = JSValueToObject(context, exception, nil)
         let lineValue = property(context, object, "line")
-        let line = lineValue.flatMap { JSValueIsNumber(context, $0) ? Int(exactly: JSValueToNumber(context, $0, nil).rounded()) : nil }
+        let line = lineValue.flatMap {
+            JSValueIsNumber(context, $0) ? Int(exactly: JSValueToNumber(context, $0, nil).rounded()) : nil
+        }
         return (message, line)
     }
 }

@@ -26,7 +26,12 @@ final class RunState {
     /// Called before the run waits on the network.
     let willWait: () -> Void
 
-    init(network: (any ScriptNetwork)?, deadline: ContinuousClock.Instant, maximumLength: Int, willWait: @escaping () -> Void) {
+    init(
+        network: (any ScriptNetwork)?,
+        deadline: ContinuousClock.Instant,
+        maximumLength: Int,
+        willWait: @escaping () -> Void
+    ) {
         self.network = network
         self.deadline = deadline
         self.maximumLength = maximumLength
@@ -57,7 +62,9 @@ final class ScriptContext {
     nonisolated(unsafe) static let completionClass: JSClassRef? = {
         var definition = kJSClassDefinitionEmpty
         definition.callAsFunction = { context, function, _, count, arguments, _ in
-            guard let owner = ScriptContext.owner(of: function), let run = owner.run else { return JSValueMakeUndefined(context) }
+            guard let owner = ScriptContext.owner(of: function), let run = owner.run else {
+                return JSValueMakeUndefined(context)
+            }
             // Completion called twice counts once.
             guard run.completion == nil else { return JSValueMakeUndefined(context) }
             let value = count > 0 ? arguments?[0] : nil
@@ -120,9 +127,16 @@ final class ScriptContext {
         self.context = context
         let global = JSContextGetGlobalObject(context)
         let hostName = JS.string("__hostHTTPRequest")
-        JS.setProperty(context, global, "__hostHTTPRequest", JSObjectMakeFunctionWithCallback(context, hostName, Self.hostRequest))
+        JS.setProperty(
+            context,
+            global,
+            "__hostHTTPRequest",
+            JSObjectMakeFunctionWithCallback(context, hostName, Self.hostRequest)
+        )
         if let hostName { JSStringRelease(hostName) }
-        if script.kind == .legacyScript { JS.setProperty(context, global, "__legacyWebView", JSValueMakeBoolean(context, true)) }
+        if script.kind == .legacyScript {
+            JS.setProperty(context, global, "__legacyWebView", JSValueMakeBoolean(context, true))
+        }
         if let exception = JS.evaluate(context, ScriptPrelude.source, name: "prelude.js") {
             let message = JS.describe(context, exception)
             JSGlobalContextRelease(context)
@@ -131,17 +145,31 @@ final class ScriptContext {
         if let exception = JS.evaluate(context, script.source, name: script.name) {
             let details = JS.exceptionDetails(context, exception)
             JSGlobalContextRelease(context)
-            throw ScriptError(code: .exception, rule: script.name, message: "the script threw while loading: \(details.message)", line: details.line)
+            throw ScriptError(
+                code: .exception,
+                rule: script.name,
+                message: "the script threw while loading: \(details.message)",
+                line: details.line
+            )
         }
         guard let processObject = JS.function(context, global, "process") else {
             JSGlobalContextRelease(context)
-            throw ScriptError(code: .noProcess, rule: script.name, message: "the script defines no function process(url, completionHandler)")
+            throw ScriptError(
+                code: .noProcess,
+                rule: script.name,
+                message: "the script defines no function process(url, completionHandler)"
+            )
         }
-        guard let snapshot = JS.function(context, global, "__snapshot"), let drain = JS.function(context, global, "__drain"),
+        guard let snapshot = JS.function(context, global, "__snapshot"),
+            let drain = JS.function(context, global, "__drain"),
             let resetGlobals = JS.function(context, global, "__reset")
         else {
             JSGlobalContextRelease(context)
-            throw ScriptError(code: .exception, rule: script.name, message: "the host prelude did not define its helpers")
+            throw ScriptError(
+                code: .exception,
+                rule: script.name,
+                message: "the host prelude did not define its helpers"
+            )
         }
         _ = JSObjectCallAsFunction(context, snapshot, nil, 0, nil, nil)
         self.drain = drain
@@ -152,7 +180,11 @@ final class ScriptContext {
         JSValueProtect(context, resetGlobals)
         guard let completionObject = JSObjectMake(context, Self.completionClass, nil) else {
             JSGlobalContextRelease(context)
-            throw ScriptError(code: .exception, rule: script.name, message: "JavaScriptCore could not create the completion handler")
+            throw ScriptError(
+                code: .exception,
+                rule: script.name,
+                message: "JavaScriptCore could not create the completion handler"
+            )
         }
         self.completion = completionObject
         JSValueProtect(context, completionObject)

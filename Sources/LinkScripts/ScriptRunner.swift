@@ -32,26 +32,52 @@ public final class ScriptRunner: Sendable {
             return CompiledScript(id: id, source: source, kind: kind, name: name)
         }
         if let problem = ScriptSyntaxChecker.shared.check(source) {
-            throw ScriptError(code: .syntax, rule: name, message: "syntax error: \(problem.message)", line: problem.line)
+            throw ScriptError(
+                code: .syntax,
+                rule: name,
+                message: "syntax error: \(problem.message)",
+                line: problem.line
+            )
         }
         guard ScriptSyntaxChecker.mentionsProcess(source) else {
-            throw ScriptError(code: .noProcess, rule: name, message: "the script defines no function process(url, completionHandler)")
+            throw ScriptError(
+                code: .noProcess,
+                rule: name,
+                message: "the script defines no function process(url, completionHandler)"
+            )
         }
         return CompiledScript(id: pool.identifier(for: source, kind: kind), source: source, kind: kind, name: name)
     }
 
     /// Runs `process(input, completion)` within `timeLimit` (default: the configuration's). `network == nil` means
     /// offline: `httpRequest` throws in JavaScript and a script that tried reports ``ScriptError/Code/needsNetwork``.
-    public func run(_ script: CompiledScript, input: String, network: (any ScriptNetwork)?, timeLimit: Duration? = nil) async -> ScriptResult {
-        await run(script, input: input, network: network, deadline: ContinuousClock.now + (timeLimit ?? configuration.timeLimit))
+    public func run(
+        _ script: CompiledScript,
+        input: String,
+        network: (any ScriptNetwork)?,
+        timeLimit: Duration? = nil
+    ) async -> ScriptResult {
+        await run(
+            script,
+            input: input,
+            network: network,
+            deadline: ContinuousClock.now + (timeLimit ?? configuration.timeLimit)
+        )
     }
 
     /// Runs `process(input, completion)`, stopping it at `deadline` (the caller's whole resolution may share it).
-    public func run(_ script: CompiledScript, input: String, network: (any ScriptNetwork)?, deadline: ContinuousClock.Instant) async -> ScriptResult {
+    public func run(
+        _ script: CompiledScript,
+        input: String,
+        network: (any ScriptNetwork)?,
+        deadline: ContinuousClock.Instant
+    ) async -> ScriptResult {
         await withCheckedContinuation { continuation in
-            pool.enqueue(ScriptWorker.Job(script: script, input: input, network: network, deadline: deadline) { result in
-                continuation.resume(returning: result)
-            })
+            pool.enqueue(
+                ScriptWorker.Job(script: script, input: input, network: network, deadline: deadline) { result in
+                    continuation.resume(returning: result)
+                }
+            )
         }
     }
 

@@ -42,7 +42,8 @@ public final class ScriptSyntaxChecker: Sendable {
     /// compiled that regex anew for every script, a tenth of loading the v5 manifest.
     public static func mentionsProcess(_ source: String) -> Bool {
         let scalars = Array(source.unicodeScalars)
-        let name = Array("process".unicodeScalars), keyword = Array("function".unicodeScalars)
+        let name = Array("process".unicodeScalars)
+        let keyword = Array("function".unicodeScalars)
         func isSpace(_ scalar: Unicode.Scalar) -> Bool { scalar.properties.isWhitespace }
         func isWord(_ scalar: Unicode.Scalar) -> Bool {
             switch scalar.properties.generalCategory {
@@ -66,7 +67,9 @@ public final class ScriptSyntaxChecker: Sendable {
             guard scalars[after] == "(" else { continue }
             var before = start
             while before > 0, isSpace(scalars[before - 1]) { before -= 1 }
-            if before < start, before >= keyword.count, scalars[(before - keyword.count)..<before].elementsEqual(keyword) {
+            if before < start, before >= keyword.count,
+                scalars[(before - keyword.count)..<before].elementsEqual(keyword)
+            {
                 return true
             }
         }

@@ -62,9 +62,12 @@ public struct ScriptConfiguration: Sendable {
 
     /// Creates a configuration.
     public init(
-        timeLimit: Duration = .seconds(15), watchdogPeriod: Duration = .milliseconds(20),
-        workerCount: Int = max(2, ProcessInfo.processInfo.activeProcessorCount), maximumWorkers: Int = 16,
-        maximumResultLength: Int = 8192, maximumMemoryGrowth: Int = 512 << 20,
+        timeLimit: Duration = .seconds(15),
+        watchdogPeriod: Duration = .milliseconds(20),
+        workerCount: Int = max(2, ProcessInfo.processInfo.activeProcessorCount),
+        maximumWorkers: Int = 16,
+        maximumResultLength: Int = 8192,
+        maximumMemoryGrowth: Int = 512 << 20,
         resultCheck: @escaping @Sendable (String) -> String? = { _ in nil }
     ) {
         self.resultCheck = resultCheck

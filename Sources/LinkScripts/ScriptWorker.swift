@@ -85,7 +85,12 @@ final class ScriptWorker: @unchecked Sendable {
     }
 
     private func arm() {
-        JSContextGroupSetExecutionTimeLimit(group, configuration.watchdogPeriod / .seconds(1), Self.watchdog, Unmanaged.passUnretained(self).toOpaque())
+        JSContextGroupSetExecutionTimeLimit(
+            group,
+            configuration.watchdogPeriod / .seconds(1),
+            Self.watchdog,
+            Unmanaged.passUnretained(self).toOpaque()
+        )
     }
 
     private func run(_ job: Job) -> ScriptResult {
@@ -121,7 +126,11 @@ final class ScriptWorker: @unchecked Sendable {
                 JSGarbageCollect(context.context)
             }
         }
-        let state = RunState(network: job.network, deadline: job.deadline, maximumLength: configuration.maximumResultLength) { [self] in
+        let state = RunState(
+            network: job.network,
+            deadline: job.deadline,
+            maximumLength: configuration.maximumResultLength
+        ) { [self] in
             markHeld()
         }
         context.run = state
@@ -144,39 +153,90 @@ final class ScriptWorker: @unchecked Sendable {
 
     private func stopped(_ reason: ScriptError.Code, rule: String) -> ScriptError {
         reason == .memory
-            ? ScriptError(code: .memory, rule: rule, message: "the script used more than \(configuration.maximumMemoryGrowth >> 20) MiB and was stopped")
+            ? ScriptError(
+                code: .memory,
+                rule: rule,
+                message: "the script used more than \(configuration.maximumMemoryGrowth >> 20) MiB and was stopped"
+            )
             : ScriptError(code: .timeout, rule: rule, message: "the script ran past its time limit and was stopped")
     }
 
-    private func outcome(of state: RunState, exception: (message: String, line: Int?)?, rule: String) -> Result<String?, ScriptError> {
+    private func outcome(
+        of state: RunState,
+        exception: (message: String, line: Int?)?,
+        rule: String
+    ) -> Result<String?, ScriptError> {
         // A script that tried the network in an offline run needs it, whatever it did with the failure: its result
         // offline says nothing about its result online.
         if state.attemptedOffline {
-            return .failure(ScriptError(code: .needsNetwork, rule: rule, message: "the script needs the network, which this run does not allow"))
+            return .failure(
+                ScriptError(
+                    code: .needsNetwork,
+                    rule: rule,
+                    message: "the script needs the network, which this run does not allow"
+                )
+            )
         }
         if let completion = state.completion {
             // A result given before a later exception or termination is kept.
             switch completion {
             case .noResult: return .success(nil)
             case .badType(let text):
-                return .failure(ScriptError(code: .badResultType, rule: rule, message: "the completion handler got \(text.prefix(40)), not a string or null"))
+                return .failure(
+                    ScriptError(
+                        code: .badResultType,
+                        rule: rule,
+                        message: "the completion handler got \(text.prefix(40)), not a string or null"
+                    )
+                )
             case .tooLarge(let length):
-                return .failure(ScriptError(code: .resultTooLarge, rule: rule, message: "the result has \(length) characters, more than \(configuration.maximumResultLength)"))
+                return .failure(
+                    ScriptError(
+                        code: .resultTooLarge,
+                        rule: rule,
+                        message: "the result has \(length) characters, more than \(configuration.maximumResultLength)"
+                    )
+                )
             case .string(let url):
                 if let problem = configuration.resultCheck(url) {
-                    return .failure(ScriptError(code: .badResultURL, rule: rule, message: "the result \"\(url.prefix(60))\" is refused: \(problem)"))
+                    return .failure(
+                        ScriptError(
+                            code: .badResultURL,
+                            rule: rule,
+                            message: "the result \"\(url.prefix(60))\" is refused: \(problem)"
+                        )
+                    )
                 }
                 return .success(url)
             }
         }
         if let reason = stopReason { return .failure(stopped(reason, rule: rule)) }
         if state.blocked {
-            return .failure(ScriptError(code: .networkBlocked, rule: rule, message: "the network policy refused the script's request"))
+            return .failure(
+                ScriptError(
+                    code: .networkBlocked,
+                    rule: rule,
+                    message: "the network policy refused the script's request"
+                )
+            )
         }
         if let exception {
-            return .failure(ScriptError(code: .exception, rule: rule, message: "the script threw: \(exception.message)", line: exception.line))
+            return .failure(
+                ScriptError(
+                    code: .exception,
+                    rule: rule,
+                    message: "the script threw: \(exception.message)",
+                    line: exception.line
+                )
+            )
         }
-        return .failure(ScriptError(code: .noCompletion, rule: rule, message: "process() returned without calling its completion handler"))
+        return .failure(
+            ScriptError(
+                code: .noCompletion,
+                rule: rule,
+                message: "process() returned without calling its completion handler"
+            )
+        )
     }
 }
 

@@ -14,19 +14,26 @@ public struct APIError: Error, Sendable, HTTPResponseError {
     public var allowedMethods: [HTTPRequest.Method]
 
     /// Creates an error.
-    public init(_ status: HTTPResponse.Status, _ code: String, _ message: String, allowedMethods: [HTTPRequest.Method] = []) {
+    public init(
+        _ status: HTTPResponse.Status,
+        _ code: String,
+        _ message: String,
+        allowedMethods: [HTTPRequest.Method] = []
+    ) {
         self.status = status
         self.code = code
         self.message = message
         self.allowedMethods = allowedMethods
     }
 
+    /// `Content-Type: application/json`, and `Allow` for `405`.
     public var headers: HTTPFields {
         var fields: HTTPFields = [.contentType: "application/json; charset=utf-8"]
         if !allowedMethods.isEmpty { fields[.allow] = allowedMethods.map(\.rawValue).joined(separator: ", ") }
         return fields
     }
 
+    /// The JSON body with the status and headers.
     public func response(from request: Request, context: some RequestContext) throws -> Response {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]

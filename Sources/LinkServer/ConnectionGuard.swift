@@ -31,8 +31,11 @@ public struct ConnectionLimits: Sendable, Equatable {
 
     /// Creates limits.
     public init(
-        maximumConnections: Int = 1024, maximumHeaderBytes: Int = 8192, maximumHeaderCount: Int = 100,
-        headerTimeout: Duration = .seconds(10), maximumBodyBytes: Int = 1 << 20
+        maximumConnections: Int = 1024,
+        maximumHeaderBytes: Int = 8192,
+        maximumHeaderCount: Int = 100,
+        headerTimeout: Duration = .seconds(10),
+        maximumBodyBytes: Int = 1 << 20
     ) {
         self.maximumConnections = maximumConnections
         self.maximumHeaderBytes = maximumHeaderBytes
@@ -184,14 +187,21 @@ final class ConnectionGuardHandler: ChannelDuplexHandler, RemovableChannelHandle
 
 extension ConnectionLimits {
     /// The HTTP/1 server with these limits: decoder limits for headers, the guard for the rest.
-    func serverBuilder(counter: ConnectionCounter, onRefusal: @escaping @Sendable (String) -> Void) -> HTTPServerBuilder {
+    func serverBuilder(counter: ConnectionCounter, onRefusal: @escaping @Sendable (String) -> Void) -> HTTPServerBuilder
+    {
         let limits = self
         return .http1(
             configuration: HTTP1Channel.Configuration(
-                additionalChannelHandlers: [ConnectionGuardHandler(limits: limits, counter: counter, onRefusal: onRefusal)],
+                additionalChannelHandlers: [
+                    ConnectionGuardHandler(limits: limits, counter: counter, onRefusal: onRefusal)
+                ],
                 idleTimeout: nil,
                 httpDecoderConfiguration: .init(
-                    maxHeaderFieldSize: limits.maximumHeaderBytes, maxHeaderListSize: limits.maximumHeaderBytes,
-                    maxHeaderFieldCount: limits.maximumHeaderCount)))
+                    maxHeaderFieldSize: limits.maximumHeaderBytes,
+                    maxHeaderListSize: limits.maximumHeaderBytes,
+                    maxHeaderFieldCount: limits.maximumHeaderCount
+                )
+            )
+        )
     }
 }

@@ -11,12 +11,17 @@ enum PlaygroundRoutes {
 
     static func add(to router: Router<BasicRequestContext>) {
         for (path, file) in files {
-            guard let url = Bundle.module.url(forResource: file.resource, withExtension: nil, subdirectory: "playground"),
+            guard
+                let url = Bundle.module.url(forResource: file.resource, withExtension: nil, subdirectory: "playground"),
                 let data = try? Data(contentsOf: url)
             else { continue }
             let buffer = ByteBuffer(bytes: data)
             router.get(RouterPath(path)) { _, _ in
-                Response(status: .ok, headers: [.contentType: file.type, .cacheControl: "no-cache"], body: .init(byteBuffer: buffer))
+                Response(
+                    status: .ok,
+                    headers: [.contentType: file.type, .cacheControl: "no-cache"],
+                    body: .init(byteBuffer: buffer)
+                )
             }
         }
     }

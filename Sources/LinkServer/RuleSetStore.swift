@@ -55,7 +55,12 @@ public final class RuleSetStore: Sendable {
     /// Installs a new rule set as the next generation.
     public func replace(with resolver: Resolver, testReport: RuleTestReport?, fileSignature: FileSignature?) {
         state.withLock {
-            $0.current = Generation(number: $0.current.number + 1, resolver: resolver, testReport: testReport, loadedAt: Date())
+            $0.current = Generation(
+                number: $0.current.number + 1,
+                resolver: resolver,
+                testReport: testReport,
+                loadedAt: Date()
+            )
             $0.lastRejection = nil
             $0.fileSignature = fileSignature
         }

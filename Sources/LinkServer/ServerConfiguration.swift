@@ -31,9 +31,15 @@ public struct ServerConfiguration: Sendable {
 
     /// Creates a configuration with safe defaults.
     public init(
-        host: String = "127.0.0.1", port: Int = 8080, manifest: ManifestSource = .bundled,
-        reloadInterval: Duration = .seconds(5), maximumLinkLength: Int = 8192, maximumBodyBytes: Int = 1 << 20,
-        maximumBatchSize: Int = 1000, scriptBudget: Duration = .seconds(5), networkEnabled: Bool = true,
+        host: String = "127.0.0.1",
+        port: Int = 8080,
+        manifest: ManifestSource = .bundled,
+        reloadInterval: Duration = .seconds(5),
+        maximumLinkLength: Int = 8192,
+        maximumBodyBytes: Int = 1 << 20,
+        maximumBatchSize: Int = 1000,
+        scriptBudget: Duration = .seconds(5),
+        networkEnabled: Bool = true,
         allowPrivateAddresses: Bool = false,
         cacheDirectory: URL = FileManager.default.temporaryDirectory.appendingPathComponent("switchyard-manifests")
     ) {

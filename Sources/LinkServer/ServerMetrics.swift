@@ -57,16 +57,22 @@ public final class ServerMetrics: Sendable {
             var lines: [String] = []
             lines.append("# HELP switchyard_requests_total HTTP requests answered, by route and status.")
             lines.append("# TYPE switchyard_requests_total counter")
-            for (key, count) in state.requests.sorted(by: { ($0.key.route, $0.key.status) < ($1.key.route, $1.key.status) }) {
+            for (key, count) in state.requests.sorted(by: {
+                ($0.key.route, $0.key.status) < ($1.key.route, $1.key.status)
+            }) {
                 lines.append("switchyard_requests_total{route=\"\(key.route)\",status=\"\(key.status)\"} \(count)")
             }
             lines.append("# HELP switchyard_request_duration_seconds Time to answer a request, by route.")
             lines.append("# TYPE switchyard_request_duration_seconds histogram")
             for (route, histogram) in state.latency.sorted(by: { $0.key < $1.key }) {
                 for (index, bound) in Self.buckets.enumerated() {
-                    lines.append("switchyard_request_duration_seconds_bucket{route=\"\(route)\",le=\"\(bound)\"} \(histogram.counts[index])")
+                    lines.append(
+                        "switchyard_request_duration_seconds_bucket{route=\"\(route)\",le=\"\(bound)\"} \(histogram.counts[index])"
+                    )
                 }
-                lines.append("switchyard_request_duration_seconds_bucket{route=\"\(route)\",le=\"+Inf\"} \(histogram.total)")
+                lines.append(
+                    "switchyard_request_duration_seconds_bucket{route=\"\(route)\",le=\"+Inf\"} \(histogram.total)"
+                )
                 lines.append("switchyard_request_duration_seconds_sum{route=\"\(route)\"} \(histogram.sum)")
                 lines.append("switchyard_request_duration_seconds_count{route=\"\(route)\"} \(histogram.total)")
             }

@@ -1,8 +1,7 @@
-import WebLinks
+import AppChooser
 import Foundation
 import HTTPTypes
 import Hummingbird
-import AppChooser
 import LinkFetching
 import LinkFetchingHTTP
 import LinkMatching
@@ -19,21 +18,34 @@ public struct ServerRoutes: Sendable {
     let network: ServerNetwork
 
     /// Creates the routes.
-    public init(store: RuleSetStore, metrics: ServerMetrics, configuration: ServerConfiguration, network: ServerNetwork) {
+    public init(store: RuleSetStore, metrics: ServerMetrics, configuration: ServerConfiguration, network: ServerNetwork)
+    {
         self.store = store
         self.metrics = metrics
         self.configuration = configuration
         self.network = network
     }
 
-
     /// The router with every route and the metrics middleware.
     public func router() -> Router<BasicRequestContext> {
         let router = Router()
         router.add(middleware: MetricsMiddleware(metrics: metrics))
-        router.get("/healthz") { _, _ in try self.json(Health(status: "ok", generation: self.store.generation, rules: self.store.rules.file ?? "bundled", lastRejection: self.store.lastRejection)) }
+        router.get("/healthz") { _, _ in
+            try self.json(
+                Health(
+                    status: "ok",
+                    generation: self.store.generation,
+                    rules: self.store.rules.file ?? "bundled",
+                    lastRejection: self.store.lastRejection
+                )
+            )
+        }
         router.get("/metrics") { _, _ in
-            Response(status: .ok, headers: [.contentType: "text/plain; version=0.0.4"], body: .init(byteBuffer: ByteBuffer(string: self.metrics.render(generation: self.store.generation))))
+            Response(
+                status: .ok,
+                headers: [.contentType: "text/plain; version=0.0.4"],
+                body: .init(byteBuffer: ByteBuffer(string: self.metrics.render(generation: self.store.generation)))
+            )
         }
         router.get("/v1/resolve") { request, _ in try await self.resolveOne(request) }
         router.post("/v1/resolve") { request, _ in try await self.resolveBatch(request) }
@@ -64,7 +76,12 @@ public struct ServerRoutes: Sendable {
         for (path, methods) in allowedMethods {
             for method in [HTTPRequest.Method.get, .post, .put, .delete, .patch] where !methods.contains(method) {
                 router.on(RouterPath(path), method: method) { request, _ -> Response in
-                    throw APIError(.methodNotAllowed, "E_METHOD", "\(request.method.rawValue) is not allowed on \(path); use \(methods.map(\.rawValue).joined(separator: " or "))", allowedMethods: methods)
+                    throw APIError(
+                        .methodNotAllowed,
+                        "E_METHOD",
+                        "\(request.method.rawValue) is not allowed on \(path); use \(methods.map(\.rawValue).joined(separator: " or "))",
+                        allowedMethods: methods
+                    )
                 }
             }
         }
@@ -79,7 +96,10 @@ public struct ServerRoutes: Sendable {
     /// The request's query fields (`installed`, `platform`) as a resolve request.
     func resolveRequest(from request: Request) throws -> ResolveRequest {
         let query = request.uri.queryParameters
-        return try resolveRequest(installed: query["installed"].map { InstalledApps(list: String($0)) }, platform: query["platform"].map(String.init))
+        return try resolveRequest(
+            installed: query["installed"].map { InstalledApps(list: String($0)) },
+            platform: query["platform"].map(String.init)
+        )
     }
 
     func resolveRequest(installed: InstalledApps?, platform: String?) throws -> ResolveRequest {
@@ -90,8 +110,11 @@ public struct ServerRoutes: Sendable {
             throw APIError(.badRequest, "E_PLATFORM", error.description)
         }
         return ResolveRequest(
-            installed: installed, platform: parsedPlatform, timeLimit: configuration.scriptBudget,
-            maximumLinkLength: configuration.maximumLinkLength)
+            installed: installed,
+            platform: parsedPlatform,
+            timeLimit: configuration.scriptBudget,
+            maximumLinkLength: configuration.maximumLinkLength
+        )
     }
 
     /// Resolves the `url` query parameter; refusals carry the right status.
@@ -112,18 +135,33 @@ public struct ServerRoutes: Sendable {
         do {
             body = try await request.body.collect(upTo: configuration.maximumBodyBytes)
         } catch {
-            throw APIError(.contentTooLarge, "E_BODY_TOO_LARGE", "the request body is larger than \(configuration.maximumBodyBytes) bytes")
+            throw APIError(
+                .contentTooLarge,
+                "E_BODY_TOO_LARGE",
+                "the request body is larger than \(configuration.maximumBodyBytes) bytes"
+            )
         }
         let batch: BatchRequest
         do {
             batch = try JSONDecoder().decode(BatchRequest.self, from: Data(body.readableBytesView))
         } catch {
-            throw APIError(.badRequest, "E_JSON", "the body must be JSON {\"urls\": [\"https://…\", …]}: \(Self.describe(error))")
+            throw APIError(
+                .badRequest,
+                "E_JSON",
+                "the body must be JSON {\"urls\": [\"https://…\", …]}: \(Self.describe(error))"
+            )
         }
         guard batch.urls.count <= configuration.maximumBatchSize else {
-            throw APIError(.contentTooLarge, "E_BATCH_TOO_LARGE", "the batch has \(batch.urls.count) links, more than \(configuration.maximumBatchSize)")
+            throw APIError(
+                .contentTooLarge,
+                "E_BATCH_TOO_LARGE",
+                "the batch has \(batch.urls.count) links, more than \(configuration.maximumBatchSize)"
+            )
         }
-        let resolveRequest = try resolveRequest(installed: batch.installed.map(InstalledApps.init), platform: batch.platform)
+        let resolveRequest = try resolveRequest(
+            installed: batch.installed.map(InstalledApps.init),
+            platform: batch.platform
+        )
         var results: [BatchResult] = []
         await store.current.resolver.resolve(each: batch.urls, resolveRequest) { results.append($0) }
         return try json(BatchResponse(results: results))
@@ -135,7 +173,11 @@ public struct ServerRoutes: Sendable {
         do {
             body = try await request.body.collect(upTo: configuration.maximumBodyBytes)
         } catch {
-            throw APIError(.contentTooLarge, "E_BODY_TOO_LARGE", "the request body is larger than \(configuration.maximumBodyBytes) bytes")
+            throw APIError(
+                .contentTooLarge,
+                "E_BODY_TOO_LARGE",
+                "the request body is larger than \(configuration.maximumBodyBytes) bytes"
+            )
         }
         struct Body: Decodable { var url: String }
         guard let decoded = try? JSONDecoder().decode(Body.self, from: Data(body.readableBytesView)) else {
@@ -155,7 +197,11 @@ public struct ServerRoutes: Sendable {
     func choose(_ request: Request) throws -> Response {
         let query = request.uri.queryParameters
         guard let type = query["type"], let action = query["action"] else {
-            throw APIError(.badRequest, "E_MISSING_PARAMETER", "add type=… and action=… (for example type=twitter&action=show_profile)")
+            throw APIError(
+                .badRequest,
+                "E_MISSING_PARAMETER",
+                "add type=… and action=… (for example type=twitter&action=show_profile)"
+            )
         }
         var parameters: [String: String] = [:]
         for pair in query.getAll("param") {
@@ -170,7 +216,11 @@ public struct ServerRoutes: Sendable {
             model = try AppPicker(catalog: network.catalog, installed: installed, store: nil)
                 .model(appType: String(type), action: String(action), parameters: parameters)
         } catch {
-            throw APIError(error.code == .unknownType || error.code == .unknownAction ? .notFound : .badRequest, error.code.rawValue, error.description)
+            throw APIError(
+                error.code == .unknownType || error.code == .unknownAction ? .notFound : .badRequest,
+                error.code.rawValue,
+                error.description
+            )
         }
         return try json(model)
     }
@@ -179,7 +229,11 @@ public struct ServerRoutes: Sendable {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         let data = try encoder.encode(value)
-        return Response(status: .ok, headers: [.contentType: "application/json; charset=utf-8"], body: .init(byteBuffer: ByteBuffer(bytes: data)))
+        return Response(
+            status: .ok,
+            headers: [.contentType: "application/json; charset=utf-8"],
+            body: .init(byteBuffer: ByteBuffer(bytes: data))
+        )
     }
 
     static func describe(_ error: any Error) -> String {
@@ -252,22 +306,44 @@ struct AppList: Encodable {
 
     init(_ manifest: Manifest) {
         version = manifest.version.description
-        apps = manifest.apps.map { Self.entry($0, kind: "app") } + manifest.browsers.map { Self.entry($0.app, kind: "browser") }
+        apps =
+            manifest.apps.map { Self.entry($0, kind: "app") }
+            + manifest.browsers.map { Self.entry($0.app, kind: "browser") }
     }
 
     static func entry(_ app: App, kind: String) -> Entry {
-        Entry(kind: kind, identifier: app.identifier, name: app.name, scheme: app.scheme, storeId: app.storeId, iconURL: app.iconURL, platform: app.platform?.rawValue, country: app.country)
+        Entry(
+            kind: kind,
+            identifier: app.identifier,
+            name: app.name,
+            scheme: app.scheme,
+            storeId: app.storeId,
+            iconURL: app.iconURL,
+            platform: app.platform?.rawValue,
+            country: app.country
+        )
     }
 }
 
 /// Times every request and counts it by route and status.
 struct MetricsMiddleware<Context: RequestContext>: RouterMiddleware {
     let metrics: ServerMetrics
-    static var knownRoutes: Set<String> { ["/", "/healthz", "/metrics", "/v1/resolve", "/v1/explain", "/v1/apps", "/v1/tests", "/v1/xcallback/parse", "/v1/choose"] }
+    static var knownRoutes: Set<String> {
+        [
+            "/", "/healthz", "/metrics", "/v1/resolve", "/v1/explain", "/v1/apps", "/v1/tests", "/v1/xcallback/parse",
+            "/v1/choose",
+        ]
+    }
 
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+    func handle(
+        _ request: Request,
+        context: Context,
+        next: (Request, Context) async throws -> Response
+    ) async throws -> Response {
         let start = ContinuousClock.now
-        let route = Self.knownRoutes.contains(request.uri.path) ? request.uri.path : (request.uri.path.hasPrefix("/playground") ? "/playground" : "other")
+        let route =
+            Self.knownRoutes.contains(request.uri.path)
+            ? request.uri.path : (request.uri.path.hasPrefix("/playground") ? "/playground" : "other")
         do {
             let response = try await next(request, context)
             metrics.record(route: route, status: response.status.code, seconds: Self.seconds(since: start))

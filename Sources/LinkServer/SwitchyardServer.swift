@@ -25,18 +25,36 @@ public struct SwitchyardServer: Sendable {
     let logger: Logger
 
     /// Loads and vets the initial rules; a bad initial manifest is an error (there is nothing older to serve).
-    public init(configuration: ServerConfiguration, logger: Logger = Logger(label: "switchyard.server")) async throws(RuleSetLoadError) {
+    public init(
+        configuration: ServerConfiguration,
+        logger: Logger = Logger(label: "switchyard.server")
+    ) async throws(RuleSetLoadError) {
         self.configuration = configuration
         self.logger = logger
-        let fetcher: (any LinkFetching)? = configuration.networkEnabled ? LiveFetcher(policy: NetworkPolicy(allowPrivateAddresses: configuration.allowPrivateAddresses)) : nil
+        let fetcher: (any LinkFetching)? =
+            configuration.networkEnabled
+            ? LiveFetcher(policy: NetworkPolicy(allowPrivateAddresses: configuration.allowPrivateAddresses)) : nil
         // A manifest URL is checked every reload interval (conditional GET); the cache keeps the last good copy.
-        let downloader = fetcher.map { CachedDownloader(fetcher: $0, directory: configuration.cacheDirectory, lifetime: configuration.reloadInterval) }
+        let downloader = fetcher.map {
+            CachedDownloader(
+                fetcher: $0,
+                directory: configuration.cacheDirectory,
+                lifetime: configuration.reloadInterval
+            )
+        }
         loader = RuleSetLoader(policy: .serving, downloader: downloader)
         let loaded = try await loader.load(configuration.manifest)
         metrics = ServerMetrics()
         network = ServerNetwork(fetcher: fetcher)
-        store = RuleSetStore(network.resolver(for: loaded.rules), testReport: loaded.testReport, fileSignature: Self.signature(of: configuration.manifest))
-        logger.info("rules loaded", metadata: ["source": "\(configuration.manifest)", "actions": "\(loaded.rules.manifest.actions.count)"])
+        store = RuleSetStore(
+            network.resolver(for: loaded.rules),
+            testReport: loaded.testReport,
+            fileSignature: Self.signature(of: configuration.manifest)
+        )
+        logger.info(
+            "rules loaded",
+            metadata: ["source": "\(configuration.manifest)", "actions": "\(loaded.rules.manifest.actions.count)"]
+        )
     }
 
     /// The Hummingbird application (for running, or for in-process tests with HummingbirdTesting).
@@ -50,9 +68,13 @@ public struct SwitchyardServer: Sendable {
             server: limits.serverBuilder(counter: connections) { reason in
                 metrics.increment("connections_refused_\(reason.replacingOccurrences(of: " ", with: "_"))_total")
             },
-            configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "switchyard"),
+            configuration: .init(
+                address: .hostname(configuration.host, port: configuration.port),
+                serverName: "switchyard"
+            ),
             onServerRunning: { channel in await onServerRunning?(channel.localAddress?.port ?? 0) },
-            logger: logger)
+            logger: logger
+        )
     }
 
     /// Runs until SIGINT/SIGTERM (graceful shutdown: in-flight requests finish), reloading the rules on SIGHUP and
@@ -70,14 +92,21 @@ public struct SwitchyardServer: Sendable {
         let signature = Self.signature(of: configuration.manifest)
         do {
             let loaded = try await loader.load(configuration.manifest)
-            store.replace(with: network.resolver(for: loaded.rules), testReport: loaded.testReport, fileSignature: signature)
+            store.replace(
+                with: network.resolver(for: loaded.rules),
+                testReport: loaded.testReport,
+                fileSignature: signature
+            )
             metrics.recordReload("accepted")
             logger.info("rules reloaded", metadata: ["reason": "\(reason)", "generation": "\(store.generation)"])
             return true
         } catch {
             store.recordRejection(error.description, fileSignature: signature)
             metrics.recordReload("rejected")
-            logger.error("reload refused; the previous rules keep serving", metadata: ["reason": "\(reason)", "error": "\(error.description)"])
+            logger.error(
+                "reload refused; the previous rules keep serving",
+                metadata: ["reason": "\(reason)", "error": "\(error.description)"]
+            )
             return false
         }
     }
@@ -89,10 +118,15 @@ public struct SwitchyardServer: Sendable {
             try? await Task.sleep(for: configuration.reloadInterval)
             if hangups.consume() {
                 await reload(reason: "SIGHUP")
-            } else if case .file = configuration.manifest, Self.signature(of: configuration.manifest) != store.fileSignature {
+            } else if case .file = configuration.manifest,
+                Self.signature(of: configuration.manifest) != store.fileSignature
+            {
                 await reload(reason: "file changed")
             } else if case .url(let url) = configuration.manifest, let downloader = loader.downloader,
-                let download = try? await downloader.load(url: url, validate: { data in _ = try ManifestLoader().load(Array(data), file: url) }),
+                let download = try? await downloader.load(
+                    url: url,
+                    validate: { data in _ = try ManifestLoader().load(Array(data), file: url) }
+                ),
                 download.source == .network
             {
                 await reload(reason: "manifest URL changed")

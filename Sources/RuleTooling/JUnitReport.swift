@@ -9,12 +9,17 @@ public enum JUnitReport {
     /// The XML document for `report`; `name` names the top-level `<testsuites>` (usually the manifest file).
     public static func xml(for report: RuleTestReport, name: String, durationSeconds: Double = 0) -> String {
         var lines = [#"<?xml version="1.0" encoding="UTF-8"?>"#]
-        lines.append(#"<testsuites name="\#(escape(name))" tests="\#(report.results.count)" failures="\#(report.failed)" skipped="\#(report.skipped)" time="\#(seconds(durationSeconds))">"#)
+        lines.append(
+            #"<testsuites name="\#(escape(name))" tests="\#(report.results.count)" failures="\#(report.failed)" skipped="\#(report.skipped)" time="\#(seconds(durationSeconds))">"#
+        )
         for kind in RuleTestResult.Kind.allCases {
             let results = report.results.filter { $0.kind == kind }
             guard !results.isEmpty else { continue }
-            let failures = results.count { $0.status == .failed }, skipped = results.count { $0.status == .skipped }
-            lines.append(#"  <testsuite name="\#(kind.rawValue)" tests="\#(results.count)" failures="\#(failures)" errors="0" skipped="\#(skipped)">"#)
+            let failures = results.count { $0.status == .failed }
+            let skipped = results.count { $0.status == .skipped }
+            lines.append(
+                #"  <testsuite name="\#(kind.rawValue)" tests="\#(results.count)" failures="\#(failures)" errors="0" skipped="\#(skipped)">"#
+            )
             for result in results {
                 let caseName = "\(result.location) \(result.input)"
                 let open = #"    <testcase classname="\#(escape(kind.rawValue))" name="\#(escape(caseName))""#
@@ -23,8 +28,11 @@ public enum JUnitReport {
                     lines.append(open + "/>")
                 case .failed:
                     lines.append(open + ">")
-                    let detail = "input: \(result.input)\nexpected: \(result.expected ?? "null")\nactual: \(result.actual ?? "null")"
-                    lines.append(#"      <failure message="\#(escape(result.reason ?? "failed"))" type="mismatch">\#(escape(detail))</failure>"#)
+                    let detail =
+                        "input: \(result.input)\nexpected: \(result.expected ?? "null")\nactual: \(result.actual ?? "null")"
+                    lines.append(
+                        #"      <failure message="\#(escape(result.reason ?? "failed"))" type="mismatch">\#(escape(detail))</failure>"#
+                    )
                     lines.append("    </testcase>")
                 case .skipped:
                     lines.append(open + ">")

@@ -54,7 +54,9 @@ public enum JavaScriptMinifier {
 
     /// Whether the two tokens would be read differently if written with nothing between them.
     static func needsSpace(between previous: JavaScriptToken, and next: JavaScriptToken) -> Bool {
-        guard let last = previous.text.unicodeScalars.last, let first = next.text.unicodeScalars.first else { return false }
+        guard let last = previous.text.unicodeScalars.last, let first = next.text.unicodeScalars.first else {
+            return false
+        }
         let startsLikeWord = JavaScriptTokenizer.isIdentifierPart(first) || first == "#"
         let isFractionNumber = next.kind == .number && first == "."
         switch previous.kind {

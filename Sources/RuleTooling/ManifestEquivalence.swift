@@ -35,7 +35,8 @@ public enum ManifestEquivalence {
         let before = await RuleTestRunner(rules: original, engine: engine).run()
         let after = await RuleTestRunner(rules: rewritten, cases: original.manifest, engine: engine).run()
         var differences: [String] = []
-        for (lhs, rhs) in zip(before.results, after.results) where lhs.status != rhs.status || lhs.actual != rhs.actual {
+        for (lhs, rhs) in zip(before.results, after.results) where lhs.status != rhs.status || lhs.actual != rhs.actual
+        {
             differences.append("\(lhs.location): \(describe(lhs)) before, \(describe(rhs)) after")
         }
         return EquivalenceReport(original: before, rewritten: after, differences: differences)

@@ -100,7 +100,11 @@ struct MigrationRun {
                 value = value.mapElements { index, action in migrateAction(action, at: pointer.appending(index)) }
             case "browsers":
                 if target == .v1, !value.elements.isNilOrEmpty {
-                    warn("W_MIGRATE_UNSUPPORTED", "browsers are not read by v1 clients; \(fate("a v1 client cannot use them"))", at: pointer)
+                    warn(
+                        "W_MIGRATE_UNSUPPORTED",
+                        "browsers are not read by v1 clients; \(fate("a v1 client cannot use them"))",
+                        at: pointer
+                    )
                     if dropping { return nil }
                 }
                 value = value.mapElements { index, browser in
@@ -109,13 +113,21 @@ struct MigrationRun {
                 }
             case "previews":
                 if target == .v1, !value.elements.isNilOrEmpty {
-                    warn("W_MIGRATE_UNSUPPORTED", "previews are not read by v1 clients; \(fate("a v1 client cannot use them"))", at: pointer)
+                    warn(
+                        "W_MIGRATE_UNSUPPORTED",
+                        "previews are not read by v1 clients; \(fate("a v1 client cannot use them"))",
+                        at: pointer
+                    )
                     if dropping { return nil }
                 }
                 value = value.mapElements { index, preview in migrateOutput(preview, at: pointer.appending(index)) }
             case "redirects", "redirectRules":
                 if target < .v3 {
-                    warn("W_MIGRATE_UNSUPPORTED", "redirect rules need Opener 1.5.8 (a v3 client); \(fate("a \(target) client cannot use them"))", at: pointer)
+                    warn(
+                        "W_MIGRATE_UNSUPPORTED",
+                        "redirect rules need Opener 1.5.8 (a v3 client); \(fate("a \(target) client cannot use them"))",
+                        at: pointer
+                    )
                     if dropping { return nil }
                 }
             default:
@@ -130,7 +142,11 @@ struct MigrationRun {
             let pointer = JSONPointer.root.appending("apps").appending(index)
             if target == .v1, app["storeId"] == nil, app["storeIdentifier"] == nil {
                 let identifier = app["identifier"]?.stringValue ?? "?"
-                warn("W_MIGRATE_UNSUPPORTED", "the app \"\(identifier)\" has no store identifier, which v1 requires; \(fate("a v1 client rejects it"))", at: pointer)
+                warn(
+                    "W_MIGRATE_UNSUPPORTED",
+                    "the app \"\(identifier)\" has no store identifier, which v1 requires; \(fate("a v1 client rejects it"))",
+                    at: pointer
+                )
                 if dropping {
                     droppedApps.insert(identifier)
                     return nil
@@ -169,7 +185,11 @@ struct MigrationRun {
         switch (value.value, target) {
         case (.string(let text), .v5):
             guard !text.isEmpty, text.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) else {
-                warn("W_MIGRATE_UNSUPPORTED", "the store identifier \"\(text)\" is not a number, which v5 requires; \(fate("a v5 client cannot read it"))", at: pointer)
+                warn(
+                    "W_MIGRATE_UNSUPPORTED",
+                    "the store identifier \"\(text)\" is not a number, which v5 requires; \(fate("a v5 client cannot read it"))",
+                    at: pointer
+                )
                 return dropping ? nil : value
             }
             let digits = text.drop(while: { $0 == "0" })
@@ -185,7 +205,9 @@ struct MigrationRun {
         var droppedFormats = 0
         let migrated = action.mapMembers { member in
             let key = migrator.name(member.key, in: ManifestMigrator.actionRenames)
-            guard member.key == "formats" else { return JSONMember(key: key, keyPosition: member.keyPosition, value: member.value) }
+            guard member.key == "formats" else {
+                return JSONMember(key: key, keyPosition: member.keyPosition, value: member.value)
+            }
             let formats = member.value.mapElements { index, format -> JSONNode? in
                 let formatPointer = pointer.appending("formats").appending(index)
                 let appId = (format["appId"] ?? format["appIdentifier"])?.stringValue
@@ -194,8 +216,10 @@ struct MigrationRun {
                     droppedFormats += 1
                     return nil
                 }
-                let renamed = format.renamingKeys(target.usesLegacyKeys ? ManifestMigrator.formatRenames.inverted : ManifestMigrator.formatRenames)
-                    .updating("app") { migrateApp($0, at: formatPointer.appending("app")) }
+                let renamed = format.renamingKeys(
+                    target.usesLegacyKeys ? ManifestMigrator.formatRenames.inverted : ManifestMigrator.formatRenames
+                )
+                .updating("app") { migrateApp($0, at: formatPointer.appending("app")) }
                 guard let output = migrateOutput(renamed, at: formatPointer) else {
                     droppedFormats += 1
                     return nil
@@ -214,11 +238,19 @@ struct MigrationRun {
     /// `script2` before v3: unreadable. When dropping, the key goes; an entry left with no output goes too.
     mutating func migrateOutput(_ node: JSONNode, at pointer: JSONPointer) -> JSONNode? {
         if target >= .v4, node["script"] != nil, node["script2"] == nil, node["format"] == nil {
-            warn("W_MIGRATE_LEGACY_SCRIPT", "only the deprecated web-view \"script\" produces this URL; \(target) clients expect \"script2\" (JavaScriptCore)", at: pointer.appending("script"))
+            warn(
+                "W_MIGRATE_LEGACY_SCRIPT",
+                "only the deprecated web-view \"script\" produces this URL; \(target) clients expect \"script2\" (JavaScriptCore)",
+                at: pointer.appending("script")
+            )
         }
         guard target < .v3, node["script2"] != nil else { return node }
         let alone = node["script"] == nil && node["format"] == nil
-        warn("W_MIGRATE_UNSUPPORTED", "\"script2\" needs Opener 1.1.8 (a v3 client)\(alone ? ", and nothing else produces this URL" : ""); \(fate("a \(target) client cannot run it"))", at: pointer.appending("script2"))
+        warn(
+            "W_MIGRATE_UNSUPPORTED",
+            "\"script2\" needs Opener 1.1.8 (a v3 client)\(alone ? ", and nothing else produces this URL" : ""); \(fate("a \(target) client cannot run it"))",
+            at: pointer.appending("script2")
+        )
         guard dropping else { return node }
         return alone ? nil : node.removing(["script2"])
     }

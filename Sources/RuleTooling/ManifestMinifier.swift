@@ -25,7 +25,12 @@ public struct ManifestMinifier: Sendable {
         public var keepTests = false
 
         /// Creates options.
-        public init(stripNew: Bool = false, stripForBundle: Bool = false, minifyScripts: Bool = true, keepTests: Bool = false) {
+        public init(
+            stripNew: Bool = false,
+            stripForBundle: Bool = false,
+            minifyScripts: Bool = true,
+            keepTests: Bool = false
+        ) {
             self.stripNew = stripNew
             self.stripForBundle = stripForBundle
             self.minifyScripts = minifyScripts
@@ -57,7 +62,8 @@ public struct ManifestMinifier: Sendable {
 
     static let topLevelKeys: Set<String> = ["apps", "actions", "browsers", "previews", "redirects", "redirectRules"]
     static let appKeys: Set<String> = [
-        "identifier", "name", "displayName", "scheme", "storeId", "storeIdentifier", "macStoreId", "iconURL", "new", "platform", "country",
+        "identifier", "name", "displayName", "scheme", "storeId", "storeIdentifier", "macStoreId", "iconURL", "new",
+        "platform", "country",
     ]
     static let actionKeys: Set<String> = ["title", "regex", "headers", "includeHeaders", "formats"]
     static let formatKeys: Set<String> = ["appId", "appIdentifier", "app", "format", "script2", "script"]
@@ -100,9 +106,20 @@ public struct ManifestMinifier: Sendable {
             switch member.key {
             case "apps": value = member.value.mapElements { _, app in stripApp(app) }
             case "actions": value = member.value.mapElements { _, action in stripAction(action) }
-            case "browsers": value = member.value.mapElements { _, browser in stripOutput(stripApp(browser, extra: keys(Self.outputKeys))) }
-            case "previews": value = member.value.mapElements { _, preview in stripOutput(preview.keeping(Self.previewKeys)) }
-            default: value = member.value.mapMembers { rule in JSONMember(key: rule.key, keyPosition: rule.keyPosition, value: rule.value.keeping(keys(Self.redirectKeys))) }
+            case "browsers":
+                value = member.value.mapElements { _, browser in
+                    stripOutput(stripApp(browser, extra: keys(Self.outputKeys)))
+                }
+            case "previews":
+                value = member.value.mapElements { _, preview in stripOutput(preview.keeping(Self.previewKeys)) }
+            default:
+                value = member.value.mapMembers { rule in
+                    JSONMember(
+                        key: rule.key,
+                        keyPosition: rule.keyPosition,
+                        value: rule.value.keeping(keys(Self.redirectKeys))
+                    )
+                }
             }
             return JSONMember(key: member.key, keyPosition: member.keyPosition, value: value)
         }
@@ -116,9 +133,14 @@ public struct ManifestMinifier: Sendable {
     }
 
     private func stripAction(_ action: JSONNode) -> JSONNode? {
-        let kept = action.keeping(keys(Self.actionKeys).subtracting(["testResults", "tests"])).updating("formats") { formats in
+        let kept = action.keeping(keys(Self.actionKeys).subtracting(["testResults", "tests"])).updating("formats") {
+            formats in
             formats.mapElements { _, format in
-                stripOutput(format.keeping(keys(Self.formatKeys).subtracting(["testInputs", "tests"])).updating("app") { stripApp($0) })
+                stripOutput(
+                    format.keeping(keys(Self.formatKeys).subtracting(["testInputs", "tests"])).updating("app") {
+                        stripApp($0)
+                    }
+                )
             }
         }
         return (kept["formats"]?.elements?.isEmpty ?? true) ? nil : kept
@@ -144,14 +166,28 @@ public struct ManifestMinifier: Sendable {
             case .array(let elements):
                 return node.with(.array(elements.map(visit)))
             case .object(let members):
-                return node.with(.object(members.map { member in
-                    guard member.key == "script2" || member.key == "script", let source = member.value.stringValue else {
-                        return JSONMember(key: member.key, keyPosition: member.keyPosition, value: visit(member.value))
-                    }
-                    let minified = Self.minifiedScript(source)
-                    if minified == nil { result.scriptsKept += 1 } else { result.scriptsMinified += 1 }
-                    return JSONMember(key: member.key, keyPosition: member.keyPosition, value: member.value.with(.string(minified ?? source)))
-                }))
+                return node.with(
+                    .object(
+                        members.map { member in
+                            guard member.key == "script2" || member.key == "script",
+                                let source = member.value.stringValue
+                            else {
+                                return JSONMember(
+                                    key: member.key,
+                                    keyPosition: member.keyPosition,
+                                    value: visit(member.value)
+                                )
+                            }
+                            let minified = Self.minifiedScript(source)
+                            if minified == nil { result.scriptsKept += 1 } else { result.scriptsMinified += 1 }
+                            return JSONMember(
+                                key: member.key,
+                                keyPosition: member.keyPosition,
+                                value: member.value.with(.string(minified ?? source))
+                            )
+                        }
+                    )
+                )
             default:
                 return node
             }
@@ -162,7 +198,9 @@ public struct ManifestMinifier: Sendable {
     /// The minified script, when the tokenizer could minify it and JavaScriptCore parses the result whenever it
     /// parsed the original; nil keeps the original.
     static func minifiedScript(_ source: String) -> String? {
-        guard let minified = JavaScriptMinifier.minify(source), minified.utf8.count <= source.utf8.count else { return nil }
+        guard let minified = JavaScriptMinifier.minify(source), minified.utf8.count <= source.utf8.count else {
+            return nil
+        }
         let checker = ScriptSyntaxChecker.shared
         if checker.check(minified) != nil, checker.check(source) == nil { return nil }
         return minified

@@ -17,7 +17,9 @@ extension JSONNode {
 
     /// For an object: the value of `key` replaced by `transform` (absent keys stay absent).
     func updating(_ key: String, _ transform: (JSONNode) -> JSONNode) -> JSONNode {
-        mapMembers { $0.key == key ? JSONMember(key: $0.key, keyPosition: $0.keyPosition, value: transform($0.value)) : $0 }
+        mapMembers {
+            $0.key == key ? JSONMember(key: $0.key, keyPosition: $0.keyPosition, value: transform($0.value)) : $0
+        }
     }
 
     /// For an object: each key renamed by `names` (keys not in it unchanged), order kept.

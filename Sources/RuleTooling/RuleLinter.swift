@@ -48,12 +48,20 @@ public struct RuleLinter: Sendable {
     }
 
     static func diagnostic(for error: ManifestError, file: String?) -> Diagnostic {
-        Diagnostic(.error, error.code.rawValue, error.message, at: .root, position: error.position, file: file ?? error.file)
+        Diagnostic(
+            .error,
+            error.code.rawValue,
+            error.message,
+            at: .root,
+            position: error.position,
+            file: file ?? error.file
+        )
     }
 
     static func inFileOrder(_ diagnostics: [Diagnostic]) -> [Diagnostic] {
         diagnostics.enumerated().sorted { lhs, rhs in
-            let left = lhs.element.position?.offset ?? Int.max, right = rhs.element.position?.offset ?? Int.max
+            let left = lhs.element.position?.offset ?? Int.max
+            let right = rhs.element.position?.offset ?? Int.max
             return left == right ? lhs.offset < rhs.offset : left < right
         }.map(\.element)
     }
@@ -111,18 +119,30 @@ struct LintChecks {
             let action = compiled.action
             for (index, input) in action.testInputs.enumerated() where !compiled.regex.matches(input) {
                 let expecting = action.formats.compactMap { format -> String? in
-                    guard let results = format.testResults, results.indices.contains(index), results[index] != nil else { return nil }
+                    guard let results = format.testResults, results.indices.contains(index), results[index] != nil
+                    else { return nil }
                     return format.appId
                 }
                 guard !expecting.isEmpty else { continue }
-                report(.error, "E_STALE_TEST", "test input \(index) \"\(Self.excerpt(input))\" expects a URL for \(expecting.joined(separator: ", ")), but the action's regex cannot match it: the test or the regex is stale", at: action.pointer.appending("testInputs").appending(index))
+                report(
+                    .error,
+                    "E_STALE_TEST",
+                    "test input \(index) \"\(Self.excerpt(input))\" expects a URL for \(expecting.joined(separator: ", ")), but the action's regex cannot match it: the test or the regex is stale",
+                    at: action.pointer.appending("testInputs").appending(index)
+                )
             }
         }
         for compiled in rules.browsers {
             let browser = compiled.browser
             guard let results = browser.testResults else { continue }
-            for (index, input) in browser.testInputs.enumerated() where results.indices.contains(index) && results[index] != nil && !compiled.regex.matches(input) {
-                report(.error, "E_STALE_TEST", "test input \(index) \"\(Self.excerpt(input))\" expects a URL, but the browser's regex cannot match it", at: browser.pointer.appending("testInputs").appending(index))
+            for (index, input) in browser.testInputs.enumerated()
+            where results.indices.contains(index) && results[index] != nil && !compiled.regex.matches(input) {
+                report(
+                    .error,
+                    "E_STALE_TEST",
+                    "test input \(index) \"\(Self.excerpt(input))\" expects a URL, but the browser's regex cannot match it",
+                    at: browser.pointer.appending("testInputs").appending(index)
+                )
             }
         }
     }
@@ -150,11 +170,21 @@ struct LintChecks {
     mutating func checkSchemes() {
         for compiled in rules.actions {
             for format in compiled.formats {
-                checkScheme(of: format.output, expected: format.format.testResults ?? [], app: format.app, at: format.format.pointer)
+                checkScheme(
+                    of: format.output,
+                    expected: format.format.testResults ?? [],
+                    app: format.app,
+                    at: format.format.pointer
+                )
             }
         }
         for compiled in rules.browsers {
-            checkScheme(of: compiled.output, expected: compiled.browser.testResults ?? [], app: compiled.browser.app, at: compiled.browser.pointer)
+            checkScheme(
+                of: compiled.output,
+                expected: compiled.browser.testResults ?? [],
+                app: compiled.browser.app,
+                at: compiled.browser.pointer
+            )
         }
     }
 
@@ -163,12 +193,23 @@ struct LintChecks {
         guard !declared.isEmpty else { return }
         switch output {
         case .template(let template):
-            guard let scheme = OutputSafety.leadingScheme(of: template), !Self.sameScheme(scheme.lowercased(), declared) else { return }
-            report(.warning, "W_SCHEME_MISMATCH", "the template produces \"\(scheme):\" URLs but the app \"\(app.identifier)\" declares the scheme \"\(declared)\"", at: pointer.appending("format"))
+            guard let scheme = OutputSafety.leadingScheme(of: template), !Self.sameScheme(scheme.lowercased(), declared)
+            else { return }
+            report(
+                .warning,
+                "W_SCHEME_MISMATCH",
+                "the template produces \"\(scheme):\" URLs but the app \"\(app.identifier)\" declares the scheme \"\(declared)\"",
+                at: pointer.appending("format")
+            )
         case .script(_, let legacy):
             let schemes = Set(expected.compactMap { $0.flatMap(OutputSafety.leadingScheme(of:))?.lowercased() })
             guard let other = schemes.sorted().first(where: { !Self.sameScheme($0, declared) }) else { return }
-            report(.warning, "W_SCHEME_MISMATCH", "the script's expected results use \"\(other):\" URLs but the app \"\(app.identifier)\" declares the scheme \"\(declared)\"", at: pointer.appending(legacy ? "script" : "script2"))
+            report(
+                .warning,
+                "W_SCHEME_MISMATCH",
+                "the script's expected results use \"\(other):\" URLs but the app \"\(app.identifier)\" declares the scheme \"\(declared)\"",
+                at: pointer.appending(legacy ? "script" : "script2")
+            )
         }
     }
 
@@ -192,7 +233,12 @@ struct LintChecks {
                 guard let link = try? Link(test.input), let applied = rules.unwrap(link).steps.first?.rule,
                     applied != rule.pattern
                 else { continue }
-                report(.warning, "W_REDIRECT_SHADOWED", "the test input \"\(Self.excerpt(test.input))\" is taken by the earlier rule \"\(applied)\", so this rule never applies to it", at: rule.pointer.appending("tests").appending(test.input))
+                report(
+                    .warning,
+                    "W_REDIRECT_SHADOWED",
+                    "the test input \"\(Self.excerpt(test.input))\" is taken by the earlier rule \"\(applied)\", so this rule never applies to it",
+                    at: rule.pointer.appending("tests").appending(test.input)
+                )
             }
         }
     }

@@ -38,15 +38,24 @@ public struct Link: Sendable, Hashable, CustomStringConvertible, Codable {
         let link = raw.trimmingCharacters(in: CharacterSet(charactersIn: " \t\n\r\u{0C}"))
         guard !link.isEmpty else { throw LinkError(code: .empty, message: "the link is empty") }
         guard link.utf8.count <= maximumLength else {
-            throw LinkError(code: .tooLong, message: "the link has \(link.utf8.count) bytes, more than the limit of \(maximumLength)")
+            throw LinkError(
+                code: .tooLong,
+                message: "the link has \(link.utf8.count) bytes, more than the limit of \(maximumLength)"
+            )
         }
         if let offset = link.unicodeScalars.firstIndex(where: isForbidden) {
             let position = link.unicodeScalars.distance(from: link.unicodeScalars.startIndex, to: offset)
             let value = String(link.unicodeScalars[offset].value, radix: 16, uppercase: true)
-            throw LinkError(code: .controlCharacter, message: "the link contains the control character U+\(value) at character \(position + 1)")
+            throw LinkError(
+                code: .controlCharacter,
+                message: "the link contains the control character U+\(value) at character \(position + 1)"
+            )
         }
         guard let colon = link.firstIndex(of: ":"), isScheme(link[..<colon]) else {
-            throw LinkError(code: .notAbsolute, message: "\"\(preview(link))\" is not an absolute URL: it needs a scheme such as https:")
+            throw LinkError(
+                code: .notAbsolute,
+                message: "\"\(preview(link))\" is not an absolute URL: it needs a scheme such as https:"
+            )
         }
         let scheme = link[..<colon].lowercased()
         guard scheme == "http" || scheme == "https" else { return link }
@@ -60,28 +69,40 @@ public struct Link: Sendable, Hashable, CustomStringConvertible, Codable {
             throw LinkError(code: .notAbsolute, message: "\"\(preview(link))\" has no host: write scheme://host/…")
         }
         let authorityStart = afterScheme.index(afterScheme.startIndex, offsetBy: 2)
-        let authorityEnd = afterScheme[authorityStart...].firstIndex { $0 == "/" || $0 == "?" || $0 == "#" } ?? afterScheme.endIndex
+        let authorityEnd =
+            afterScheme[authorityStart...].firstIndex { $0 == "/" || $0 == "?" || $0 == "#" } ?? afterScheme.endIndex
         let authority = afterScheme[authorityStart..<authorityEnd]
         let atSigns = authority.count { $0 == "@" }
         guard atSigns <= 1 else {
-            throw LinkError(code: .userinfo, message: "the authority \"\(authority)\" has \(atSigns) '@' signs, so its real host is ambiguous")
+            throw LinkError(
+                code: .userinfo,
+                message: "the authority \"\(authority)\" has \(atSigns) '@' signs, so its real host is ambiguous"
+            )
         }
         let userinfo = atSigns == 1 ? authority[..<(authority.firstIndex(of: "@") ?? authority.startIndex)] + "@" : ""
-        var hostPort = atSigns == 1 ? authority[authority.index(after: authority.firstIndex(of: "@") ?? authority.startIndex)...] : authority
+        var hostPort =
+            atSigns == 1
+            ? authority[authority.index(after: authority.firstIndex(of: "@") ?? authority.startIndex)...] : authority
         var port = ""
         // The port starts at the first colon after the host (after the `]` of an IPv6 literal), as browsers read
         // it: `a.com:http:` has the port `http:`, not the host `a.com:http` with an empty port.
-        let hostEnd = hostPort.hasPrefix("[") ? (hostPort.firstIndex(of: "]") ?? hostPort.endIndex) : hostPort.startIndex
+        let hostEnd =
+            hostPort.hasPrefix("[") ? (hostPort.firstIndex(of: "]") ?? hostPort.endIndex) : hostPort.startIndex
         if let portColon = hostPort[hostEnd...].firstIndex(of: ":") {
             port = String(hostPort[hostPort.index(after: portColon)...])
             hostPort = hostPort[..<portColon]
-            guard port.isEmpty || (port.allSatisfy(\.isASCII) && port.allSatisfy(\.isNumber) && (Int(port) ?? 70000) <= 65535) else {
+            guard
+                port.isEmpty
+                    || (port.allSatisfy(\.isASCII) && port.allSatisfy(\.isNumber) && (Int(port) ?? 70000) <= 65535)
+            else {
                 throw LinkError(code: .badPort, message: "the port \"\(port)\" is not a number from 0 to 65535")
             }
         }
         // Hosts are case-insensitive; rules are written in lower case.
         var host = hostPort.lowercased()
-        guard !host.isEmpty else { throw LinkError(code: .notAbsolute, message: "\"\(preview(link))\" has an empty host") }
+        guard !host.isEmpty else {
+            throw LinkError(code: .notAbsolute, message: "\"\(preview(link))\" has an empty host")
+        }
         // No host has a space (browsers refuse one), and dropping a trailing dot after it would leave the link
         // ending in whitespace, which the next normalisation would trim.
         guard !host.contains(" ") else {
@@ -91,8 +112,12 @@ public struct Link: Sendable, Hashable, CustomStringConvertible, Codable {
             // One host form everywhere: punycode, as URL.host gives it, so a look-alike Unicode host never
             // matches the ASCII rules of the service it imitates. URL.host also decodes percent-escapes (`%41`
             // would become `A`, `%20` a space), so a host that mixes them with non-ASCII letters is refused.
-            guard !host.contains("%"), let ascii = URL(string: "http://\(host)/")?.host, ascii.allSatisfy(\.isASCII) else {
-                throw LinkError(code: .badHost, message: "the host \"\(host)\" is not a valid international domain name")
+            guard !host.contains("%"), let ascii = URL(string: "http://\(host)/")?.host, ascii.allSatisfy(\.isASCII)
+            else {
+                throw LinkError(
+                    code: .badHost,
+                    message: "the host \"\(host)\" is not a valid international domain name"
+                )
             }
             host = ascii
         }
@@ -102,7 +127,10 @@ public struct Link: Sendable, Hashable, CustomStringConvertible, Codable {
             // One trailing dot is the DNS root; another one would be an empty label, which no resolver accepts (and
             // dropping it too would make a second normalisation change the link again).
             guard !host.hasSuffix(".") else {
-                throw LinkError(code: .badHost, message: "the host \"\(hostPort)\" ends with an empty label (two trailing dots)")
+                throw LinkError(
+                    code: .badHost,
+                    message: "the host \"\(hostPort)\" ends with an empty label (two trailing dots)"
+                )
             }
         }
         let rest = afterScheme[authorityEnd...]

@@ -14,7 +14,12 @@ struct BenchCommand: AsyncParsableCommand {
 
     @OptionGroup var manifestOptions: ManifestOptions
 
-    @Option(help: ArgumentHelp("A file with one link per line (default: the manifest's test inputs plus generated links).", valueName: "file"))
+    @Option(
+        help: ArgumentHelp(
+            "A file with one link per line (default: the manifest's test inputs plus generated links).",
+            valueName: "file"
+        )
+    )
     var corpus: String?
 
     @Option(help: "How many links to generate when no --corpus is given.")
@@ -44,23 +49,34 @@ struct BenchCommand: AsyncParsableCommand {
         let manifestURL = manifestOptions.manifest.map { URL(fileURLWithPath: $0) }
         if !json {
             let stats = rules.matcherStatistics
-            Terminal.printError("matcher: \(stats.indexedActions) actions indexed by literal, \(stats.alwaysRunActions) always confirmed; \(stats.trivialBrowsers) browsers matched without a regex engine, \(stats.regexBrowsers) with ICU; \(stats.indexedPreviews) previews indexed; automaton \(stats.automatonStates) states, \(stats.automatonTableBytes / 1024) KiB")
+            Terminal.printError(
+                "matcher: \(stats.indexedActions) actions indexed by literal, \(stats.alwaysRunActions) always confirmed; \(stats.trivialBrowsers) browsers matched without a regex engine, \(stats.regexBrowsers) with ICU; \(stats.indexedPreviews) previews indexed; automaton \(stats.automatonStates) states, \(stats.automatonTableBytes / 1024) KiB"
+            )
             // How selective the prefilter is on this corpus: regexes run per link against actions that matched.
             let candidates = links.reduce(0) { $0 + rules.candidateActions(for: $1).count }
             let matched = benchmark.corpus.reduce(0) { total, link in
-                total + Set(rules.openings(for: link, options: MatchOptions(includeBrowsers: false, includePreviews: false)).map { $0.rule.tokens.prefix(2) }).count
+                total
+                    + Set(
+                        rules.openings(for: link, options: MatchOptions(includeBrowsers: false, includePreviews: false))
+                            .map { $0.rule.tokens.prefix(2) }
+                    ).count
             }
-            Terminal.printError("prefilter: \(format(Double(candidates) / Double(max(links.count, 1)))) candidate actions per link, \(format(Double(matched) / Double(max(links.count, 1)))) matched")
+            Terminal.printError(
+                "prefilter: \(format(Double(candidates) / Double(max(links.count, 1)))) candidate actions per link, \(format(Double(matched) / Double(max(links.count, 1)))) matched"
+            )
         }
         let report = await benchmark.run(
-            rules: rules, load: { manifestURL.map { try? RuleSet.load(contentsOf: $0) } ?? (try? RuleSet.bundled()) },
-            testSuite: { _ = await RuleTestRunner(rules: rules).run() }
-        ) { line in if !json { Terminal.printError(line) } }
+            rules: rules,
+            load: { manifestURL.map { try? RuleSet.load(contentsOf: $0) } ?? (try? RuleSet.bundled()) },
+            testSuite: { _ = await RuleTestRunner(rules: rules).run() },
+            progress: { line in if !json { Terminal.printError(line) } }
+        )
         if json {
             try JSONOutput.print(report, pretty: false)
             return
         }
-        print("""
+        print(
+            """
             urls:              \(report.urls)
             naive loop:        mean \(format(report.naive.meanMicros)) µs/URL, median \(format(report.naive.medianMicros)), p99 \(format(report.naive.p99Micros))
             compiled resolver: mean \(format(report.compiled.meanMicros)) µs/URL, median \(format(report.compiled.medianMicros)), p99 \(format(report.compiled.p99Micros))
@@ -68,7 +84,8 @@ struct BenchCommand: AsyncParsableCommand {
             load + compile:    \(String(format: "%.1f", report.loadMillis)) ms
             offline tests:     \(String(format: "%.0f", report.testSuiteMillis)) ms
             mismatches:        \(report.mismatches)
-            """)
+            """
+        )
         if report.mismatches > 0 { throw ExitCode(1) }
     }
 

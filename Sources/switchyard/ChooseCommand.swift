@@ -7,16 +7,29 @@ import LinkRules
 struct ChooseCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "choose",
-        abstract: "List the installed apps that can perform an action (Choosy's model), with each app's URL and the default."
+        abstract:
+            "List the installed apps that can perform an action (Choosy's model), with each app's URL and the default."
     )
 
     @Option(help: "The app type (twitter, browser, email, maps, …).") var type: String
     @Option(help: "The action (show_profile, browse, compose, …).") var action: String?
-    @Option(name: .customLong("param"), help: ArgumentHelp("A parameter (repeatable).", valueName: "key=value")) var parameters: [String] = []
-    @Option(help: ArgumentHelp("The installed apps' schemes or keys, comma-separated (default: every app counts as installed).", valueName: "list")) var installed: String?
-    @Option(help: ArgumentHelp("A Choosy data folder (systemAppTypes.json, app-data/*.json) merged over the bundled catalog.", valueName: "dir")) var catalog: String?
+    @Option(name: .customLong("param"), help: ArgumentHelp("A parameter (repeatable).", valueName: "key=value"))
+    var parameters: [String] = []
+    @Option(
+        help: ArgumentHelp(
+            "The installed apps' schemes or keys, comma-separated (default: every app counts as installed).",
+            valueName: "list"
+        )
+    ) var installed: String?
+    @Option(
+        help: ArgumentHelp(
+            "A Choosy data folder (systemAppTypes.json, app-data/*.json) merged over the bundled catalog.",
+            valueName: "dir"
+        )
+    ) var catalog: String?
     @Option(help: ArgumentHelp("The SQLite file that remembers default apps.", valueName: "file")) var store: String?
-    @Option(help: ArgumentHelp("Remember this app as the default for the type.", valueName: "app")) var setDefault: String?
+    @Option(help: ArgumentHelp("Remember this app as the default for the type.", valueName: "app")) var setDefault:
+        String?
     @Flag(help: "Forget the default for the type (the picker shows again).") var reset = false
     @Flag(help: "Print one JSON object.") var json = false
 
@@ -33,7 +46,11 @@ struct ChooseCommand: AsyncParsableCommand {
         let installation = merged.installation(installed.map(InstalledApps.init(list:)))
         let model: PickerModel?
         do {
-            let picker = AppPicker(catalog: merged, installed: installation, store: try ChoicesStore(path: store ?? Self.defaultStorePath))
+            let picker = AppPicker(
+                catalog: merged,
+                installed: installation,
+                store: try ChoicesStore(path: store ?? Self.defaultStorePath)
+            )
             if reset { try picker.reset(appType: type) }
             if let setDefault { try picker.setDefault(appType: type, app: setDefault) }
             model = try action.map { try picker.model(appType: type, action: $0, parameters: values) }
@@ -50,7 +67,9 @@ struct ChooseCommand: AsyncParsableCommand {
         }
         print("\(model.appType) / \(model.action): \(model.reason)")
         for choice in model.choices {
-            print("\(choice.isDefault ? "*" : " ") \(choice.name.padding(toLength: 14, withPad: " ", startingAt: 0)) \(choice.url)")
+            print(
+                "\(choice.isDefault ? "*" : " ") \(choice.name.padding(toLength: 14, withPad: " ", startingAt: 0)) \(choice.url)"
+            )
         }
         if model.choices.isEmpty { print("No installed app of this type.") }
     }
@@ -68,7 +87,8 @@ struct ChooseCommand: AsyncParsableCommand {
     /// `$XDG_DATA_HOME/switchyard/choices.sqlite`, else `~/.local/share/switchyard/choices.sqlite`.
     static var defaultStorePath: String {
         let environment = ProcessInfo.processInfo.environment
-        let base = environment["XDG_DATA_HOME"].map { URL(fileURLWithPath: $0) }
+        let base =
+            environment["XDG_DATA_HOME"].map { URL(fileURLWithPath: $0) }
             ?? FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".local/share")
         return base.appendingPathComponent("switchyard/choices.sqlite").path
     }

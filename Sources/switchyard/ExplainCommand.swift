@@ -9,7 +9,8 @@ import WebLinks
 struct ExplainCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "explain",
-        abstract: "Resolve a link and show why each rule did or did not open it: unwrap steps, prefilter candidates, matches, groups."
+        abstract:
+            "Resolve a link and show why each rule did or did not open it: unwrap steps, prefilter candidates, matches, groups."
     )
 
     @Argument(help: "The link to explain.")
@@ -26,17 +27,25 @@ struct ExplainCommand: AsyncParsableCommand {
     @Flag(help: "List script openings without running their scripts.")
     var noScripts = false
 
-    @OptionGroup(title: "Network (on by default, as for resolve: scripts, short-link unwrapping and header lookups may fetch)")
+    @OptionGroup(
+        title: "Network (on by default, as for resolve: scripts, short-link unwrapping and header lookups may fetch)"
+    )
     var network: NetworkOptions
 
     func run() async throws {
         let rules = try await manifestOptions.loadRules(network: network)
         let fetcher = network.fetcher(onlineByDefault: true)
-        let resolver = Resolver(rules: rules, engine: noScripts ? nil : ScriptEngine(fetcher: fetcher), fetcher: fetcher)
+        let resolver = Resolver(
+            rules: rules,
+            engine: noScripts ? nil : ScriptEngine(fetcher: fetcher),
+            fetcher: fetcher
+        )
         let resolution: Resolution
         do {
             resolution = try await resolver.resolve(
-                url, ResolveRequest(runsScripts: !noScripts, timeLimit: network.timeLimit, trace: true))
+                url,
+                ResolveRequest(runsScripts: !noScripts, timeLimit: network.timeLimit, trace: true)
+            )
         } catch {
             throw CommandFailure(message: "error: \(error.description)")
         }
@@ -63,14 +72,21 @@ enum ExplanationText {
         lines.append("Unwrapped: \(resolution.unwrapped)")
         let candidates = trace.actions.filter { $0.verdict != .notCandidate }
         lines.append("Prefilter: \(candidates.count) of \(trace.actions.count) actions are candidates")
-        let openingsByRule = Dictionary(resolution.openings.map { ($0.rule, $0) }, uniquingKeysWith: { first, _ in first })
+        let openingsByRule = Dictionary(
+            resolution.openings.map { ($0.rule, $0) },
+            uniquingKeysWith: { first, _ in first }
+        )
         for action in trace.actions where action.verdict != .notCandidate || all {
-            let literals = action.requiredLiterals.map { $0.prefix(6).joined(separator: " | ") + ($0.count > 6 ? " | …" : "") } ?? "(always confirmed)"
+            let literals =
+                action.requiredLiterals.map { $0.prefix(6).joined(separator: " | ") + ($0.count > 6 ? " | …" : "") }
+                ?? "(always confirmed)"
             lines.append("")
             lines.append("\(action.rule) \(action.title): \(action.verdict.rawValue)")
             lines.append("  regex:    \(action.regex)")
             lines.append("  literals: \(literals)")
-            if let range = action.matchRange { lines.append("  match:    UTF-16 offset \(range[0]), length \(range[1])") }
+            if let range = action.matchRange {
+                lines.append("  match:    UTF-16 offset \(range[0]), length \(range[1])")
+            }
             for (index, group) in (action.groups ?? []).enumerated() {
                 lines.append("  $\(index):       \(group ?? "(did not take part)")")
             }

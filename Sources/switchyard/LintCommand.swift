@@ -9,8 +9,10 @@ import RuleTooling
 struct LintCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "lint",
-        abstract: "Report every problem in a manifest: JSON, types, unknown keys, regexes, templates, scripts, stale tests.",
-        discussion: "Each line is file:line:column: severity: message [CODE at /json/pointer]. Exits 1 when there are errors, 0 otherwise."
+        abstract:
+            "Report every problem in a manifest: JSON, types, unknown keys, regexes, templates, scripts, stale tests.",
+        discussion:
+            "Each line is file:line:column: severity: message [CODE at /json/pointer]. Exits 1 when there are errors, 0 otherwise."
     )
 
     @Argument(help: "The manifest to lint (default: the bundled rules).")

@@ -11,7 +11,9 @@ struct ManifestOptions: ParsableArguments {
         name: .long,
         help: ArgumentHelp(
             "An Opener-format manifest (v1–v5) to use instead of the bundled rules: a file, or an http(s) URL (downloaded through the network policy and cached).",
-            valueName: "path|url"))
+            valueName: "path|url"
+        )
+    )
     var manifest: String?
 
     @Flag(help: "Use a manifest even when some entries have errors (they are skipped and reported).")
@@ -28,7 +30,10 @@ struct ManifestOptions: ParsableArguments {
 
     /// Loads `source` for a command (the `test` command's positional manifest comes through here too).
     static func load(
-        _ source: ManifestSource, lenient: Bool, network: NetworkOptions?, policy: AcceptancePolicy? = nil
+        _ source: ManifestSource,
+        lenient: Bool,
+        network: NetworkOptions?,
+        policy: AcceptancePolicy? = nil
     ) async throws -> RuleSet {
         let downloader = network?.fetcher(onlineByDefault: true).map {
             CachedDownloader(fetcher: $0, directory: NetworkOptions.cacheDirectory)
@@ -52,7 +57,8 @@ struct ManifestOptions: ParsableArguments {
 enum JSONOutput {
     static func encoder(pretty: Bool) -> JSONEncoder {
         let encoder = JSONEncoder()
-        encoder.outputFormatting = pretty ? [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes] : [.sortedKeys, .withoutEscapingSlashes]
+        encoder.outputFormatting =
+            pretty ? [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes] : [.sortedKeys, .withoutEscapingSlashes]
         return encoder
     }
 

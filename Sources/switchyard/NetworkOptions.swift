@@ -12,21 +12,35 @@ struct NetworkOptions: ParsableArguments {
     @Flag(help: "Allow network access where a command is offline by default (test).")
     var online = false
 
-    @Option(help: ArgumentHelp("Record every HTTP response into this fixtures folder (implies --online).", valueName: "dir"))
+    @Option(
+        help: ArgumentHelp("Record every HTTP response into this fixtures folder (implies --online).", valueName: "dir")
+    )
     var record: String?
 
-    @Option(help: ArgumentHelp("Answer every HTTP request from this fixtures folder; never touch the network.", valueName: "dir"))
+    @Option(
+        help: ArgumentHelp(
+            "Answer every HTTP request from this fixtures folder; never touch the network.",
+            valueName: "dir"
+        )
+    )
     var replay: String?
 
     @Flag(help: "Let requests reach loopback and private addresses (local use and tests only).")
     var allowPrivateAddresses = false
 
-    @Option(help: ArgumentHelp("Wall-clock limit of one resolution or test case, scripts and HTTP requests included, in seconds.", valueName: "seconds"))
+    @Option(
+        help: ArgumentHelp(
+            "Wall-clock limit of one resolution or test case, scripts and HTTP requests included, in seconds.",
+            valueName: "seconds"
+        )
+    )
     var timeout: Double = 15
 
     func validate() throws {
         if record != nil && replay != nil { throw ValidationError("--record and --replay cannot be used together") }
-        if offline && (online || record != nil) { throw ValidationError("--offline cannot be combined with --online or --record") }
+        if offline && (online || record != nil) {
+            throw ValidationError("--offline cannot be combined with --online or --record")
+        }
         guard timeout > 0, timeout <= 600 else { throw ValidationError("--timeout must be between 0 and 600 seconds") }
     }
 
@@ -42,7 +56,9 @@ struct NetworkOptions: ParsableArguments {
     /// otherwise; test stays offline unless told otherwise.
     func fetcher(onlineByDefault: Bool) -> (any LinkFetching)? {
         if let replay { return ReplayingFetcher(directory: URL(fileURLWithPath: replay)) }
-        if let record { return RecordingFetcher(wrapping: LiveFetcher(policy: policy), directory: URL(fileURLWithPath: record)) }
+        if let record {
+            return RecordingFetcher(wrapping: LiveFetcher(policy: policy), directory: URL(fileURLWithPath: record))
+        }
         if offline { return nil }
         if online || onlineByDefault { return LiveFetcher(policy: policy) }
         return nil
@@ -51,7 +67,8 @@ struct NetworkOptions: ParsableArguments {
     /// Where downloaded manifests are cached (`$XDG_CACHE_HOME/switchyard`, else `~/.cache/switchyard`).
     static var cacheDirectory: URL {
         let environment = ProcessInfo.processInfo.environment
-        let base = environment["XDG_CACHE_HOME"].map { URL(fileURLWithPath: $0) }
+        let base =
+            environment["XDG_CACHE_HOME"].map { URL(fileURLWithPath: $0) }
             ?? FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".cache")
         return base.appendingPathComponent("switchyard/manifests")
     }

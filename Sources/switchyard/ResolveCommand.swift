@@ -1,4 +1,3 @@
-import WebLinks
 import ArgumentParser
 import Foundation
 import LinkMatching
@@ -16,12 +15,22 @@ struct ResolveCommand: AsyncParsableCommand {
     @Argument(help: "The link to resolve.")
     var url: String?
 
-    @Option(help: ArgumentHelp("Resolve many links: one per line from a file, or - for standard input; prints one JSON object per line.", valueName: "file"))
+    @Option(
+        help: ArgumentHelp(
+            "Resolve many links: one per line from a file, or - for standard input; prints one JSON object per line.",
+            valueName: "file"
+        )
+    )
     var batch: String?
 
     @OptionGroup var manifestOptions: ManifestOptions
 
-    @Option(help: ArgumentHelp("Only list apps with these URL schemes (comma-separated), as installed on a device.", valueName: "schemes"))
+    @Option(
+        help: ArgumentHelp(
+            "Only list apps with these URL schemes (comma-separated), as installed on a device.",
+            valueName: "schemes"
+        )
+    )
     var installed: String?
 
     @Option(help: ArgumentHelp("Drop apps limited to the other device family.", valueName: "phone|pad"))
@@ -39,10 +48,17 @@ struct ResolveCommand: AsyncParsableCommand {
     func run() async throws {
         let rules = try await manifestOptions.loadRules(network: network)
         let fetcher = network.fetcher(onlineByDefault: true)
-        let resolver = Resolver(rules: rules, engine: noScripts ? nil : ScriptEngine(fetcher: fetcher), fetcher: fetcher)
+        let resolver = Resolver(
+            rules: rules,
+            engine: noScripts ? nil : ScriptEngine(fetcher: fetcher),
+            fetcher: fetcher
+        )
         let request = ResolveRequest(
-            installed: installed.map(InstalledApps.init(list:)), platform: platform, runsScripts: !noScripts,
-            timeLimit: network.timeLimit)
+            installed: installed.map(InstalledApps.init(list:)),
+            platform: platform,
+            runsScripts: !noScripts,
+            timeLimit: network.timeLimit
+        )
         if let batch {
             try await resolveBatch(batch, resolver: resolver, request: request)
             return
@@ -132,7 +148,10 @@ enum ResolutionTable {
             return lines.joined(separator: "\n")
         }
         let rows = resolution.openings.map { opening -> [String] in
-            let url = opening.url ?? (opening.needsScript ? "(script: run to get the URL)" : "(no URL: \(opening.error?.message ?? "none"))")
+            let url =
+                opening.url
+                ?? (opening.needsScript
+                    ? "(script: run to get the URL)" : "(no URL: \(opening.error?.message ?? "none"))")
             return [opening.kind.rawValue, opening.app?.name ?? "-", opening.title, url]
         }
         let headers = ["KIND", "APP", "ACTION", "URL"]

@@ -24,12 +24,17 @@ enum ManifestRewriting {
         do {
             return RuleSet(try ManifestLoader().load(text, file: name))
         } catch {
-            throw CommandFailure(message: "\(name): error: the rewritten manifest does not load (\(error.description)); nothing was written", exitCode: 1)
+            throw CommandFailure(
+                message:
+                    "\(name): error: the rewritten manifest does not load (\(error.description)); nothing was written",
+                exitCode: 1
+            )
         }
     }
 
     /// Runs the original's test cases on both rule sets (scripts that need the network are skipped on both).
-    static func verify(original: RuleSet, rewritten: RuleSet, network: NetworkOptions) async throws -> EquivalenceReport {
+    static func verify(original: RuleSet, rewritten: RuleSet, network: NetworkOptions) async throws -> EquivalenceReport
+    {
         let engine = ScriptEngine(fetcher: network.fetcher(onlineByDefault: false))
         let report = await ManifestEquivalence.check(original: original, rewritten: rewritten, engine: engine)
         guard report.isEquivalent else {
@@ -57,13 +62,19 @@ struct MinifyCommand: AsyncParsableCommand {
     @Argument(help: "The manifest to minify.")
     var path: String
 
-    @Option(name: .shortAndLong, help: ArgumentHelp("Where to write (default: PATH with -minified.json).", valueName: "OUT"))
+    @Option(
+        name: .shortAndLong,
+        help: ArgumentHelp("Where to write (default: PATH with -minified.json).", valueName: "OUT")
+    )
     var output: String?
 
     @Flag(help: "Also drop `new` flags and `previews`.")
     var stripNew = false
 
-    @Flag(help: "Keep only what a client embedding the rules reads: also drops new, previews, iconURL, macStoreId, country, and script where script2 exists.")
+    @Flag(
+        help:
+            "Keep only what a client embedding the rules reads: also drops new, previews, iconURL, macStoreId, country, and script where script2 exists."
+    )
     var stripForBundle = false
 
     @Flag(help: "Leave scripts exactly as written.")
@@ -80,12 +91,21 @@ struct MinifyCommand: AsyncParsableCommand {
 
     func run() async throws {
         let loaded = try ManifestRewriting.load(path)
-        guard let root = loaded.root else { throw CommandFailure(message: "\(path): error: the manifest has no document") }
-        let options = ManifestMinifier.Options(stripNew: stripNew, stripForBundle: stripForBundle, minifyScripts: !noMangle, keepTests: keepTests)
+        guard let root = loaded.root else {
+            throw CommandFailure(message: "\(path): error: the manifest has no document")
+        }
+        let options = ManifestMinifier.Options(
+            stripNew: stripNew,
+            stripForBundle: stripForBundle,
+            minifyScripts: !noMangle,
+            keepTests: keepTests
+        )
         let result = ManifestMinifier(options: options).minify(root)
         let target = output ?? Self.defaultOutput(for: path)
         let originalBytes = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
-        Terminal.printError("\(path): \(originalBytes) bytes; keys stripped: \(result.keyStrippedBytes) bytes; minified: \(result.text.utf8.count) bytes (scripts: \(result.scriptsMinified) minified, \(result.scriptsKept) kept as written)")
+        Terminal.printError(
+            "\(path): \(originalBytes) bytes; keys stripped: \(result.keyStrippedBytes) bytes; minified: \(result.text.utf8.count) bytes (scripts: \(result.scriptsMinified) minified, \(result.scriptsKept) kept as written)"
+        )
         for dropped in result.droppedActions { Terminal.printError("\(path): dropped \(dropped): no formats") }
         if !noVerify {
             let original = RuleSet(loaded)
@@ -137,7 +157,9 @@ struct MigrateCommand: AsyncParsableCommand {
     var network: NetworkOptions
 
     func validate() throws {
-        guard Self.version(to) != nil else { throw ValidationError("--to must be one of v1, v2, v3, v4, v5 (got \"\(to)\")") }
+        guard Self.version(to) != nil else {
+            throw ValidationError("--to must be one of v1, v2, v3, v4, v5 (got \"\(to)\")")
+        }
     }
 
     static func version(_ text: String) -> ManifestVersion? {
@@ -156,7 +178,11 @@ struct MigrateCommand: AsyncParsableCommand {
         let rewritten = try ManifestRewriting.reload(text, name: name)
         Terminal.printError("\(path): \(result.sourceVersion) → \(target); \(result.warnings.count) warnings")
         if !noVerify && !dropUnsupported {
-            let report = try await ManifestRewriting.verify(original: RuleSet(loaded), rewritten: rewritten, network: network)
+            let report = try await ManifestRewriting.verify(
+                original: RuleSet(loaded),
+                rewritten: rewritten,
+                network: network
+            )
             Terminal.printError("verified: \(report.summary)")
         }
         if let output {

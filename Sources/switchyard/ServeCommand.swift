@@ -18,7 +18,12 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "The port (0: any free port; the chosen one is logged).")
     var port = 8080
 
-    @Option(help: ArgumentHelp("A manifest file or http(s) URL to serve instead of the bundled rules (a file reloads on change, a URL is checked every reload interval; both on SIGHUP).", valueName: "path|url"))
+    @Option(
+        help: ArgumentHelp(
+            "A manifest file or http(s) URL to serve instead of the bundled rules (a file reloads on change, a URL is checked every reload interval; both on SIGHUP).",
+            valueName: "path|url"
+        )
+    )
     var manifest: String?
 
     @Option(help: "Seconds between checks of the manifest file for changes (at least 0.05).")
@@ -38,7 +43,9 @@ struct ServeCommand: AsyncParsableCommand {
 
     func run() async throws {
         guard let level = Logger.Level(rawValue: logLevel) else {
-            throw CommandFailure(message: "error: --log-level must be one of trace, debug, info, notice, warning, error, critical")
+            throw CommandFailure(
+                message: "error: --log-level must be one of trace, debug, info, notice, warning, error, critical"
+            )
         }
         LoggingSystem.bootstrap { label in
             var handler = StreamLogHandler.standardError(label: label)
@@ -46,9 +53,14 @@ struct ServeCommand: AsyncParsableCommand {
             return handler
         }
         let configuration = ServerConfiguration(
-            host: host, port: port, manifest: ManifestSource(argument: manifest), reloadInterval: .milliseconds(Int(min(max(reloadInterval, 0.05), 86400) * 1000)),
-            scriptBudget: .milliseconds(Int(min(max(scriptBudget, 0.1), 60) * 1000)), networkEnabled: !offline,
-            allowPrivateAddresses: allowPrivateAddresses)
+            host: host,
+            port: port,
+            manifest: ManifestSource(argument: manifest),
+            reloadInterval: .milliseconds(Int(min(max(reloadInterval, 0.05), 86400) * 1000)),
+            scriptBudget: .milliseconds(Int(min(max(scriptBudget, 0.1), 60) * 1000)),
+            networkEnabled: !offline,
+            allowPrivateAddresses: allowPrivateAddresses
+        )
         let server: SwitchyardServer
         do {
             server = try await SwitchyardServer(configuration: configuration)
@@ -57,7 +69,9 @@ struct ServeCommand: AsyncParsableCommand {
             throw CommandFailure(message: error.description)
         }
         try await server.run { port in
-            FileHandle.standardError.write(Data("switchyard: listening on http://\(configuration.host):\(port)/\n".utf8))
+            FileHandle.standardError.write(
+                Data("switchyard: listening on http://\(configuration.host):\(port)/\n".utf8)
+            )
         }
     }
 }

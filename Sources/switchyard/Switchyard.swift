@@ -67,12 +67,17 @@ enum Terminal {
 enum OutputFile {
     static func write(_ text: String, to path: String) throws {
         let target = URL(fileURLWithPath: path)
-        let temporary = target.deletingLastPathComponent().appendingPathComponent(".\(target.lastPathComponent).\(ProcessInfo.processInfo.processIdentifier).tmp")
+        let temporary = target.deletingLastPathComponent().appendingPathComponent(
+            ".\(target.lastPathComponent).\(ProcessInfo.processInfo.processIdentifier).tmp"
+        )
         do {
             try Data(text.utf8).write(to: temporary)
             // rename(2) replaces the target atomically (same directory, so same file system).
             guard rename(temporary.path, target.path) == 0 else {
-                throw CocoaError(.fileWriteUnknown, userInfo: [NSLocalizedDescriptionKey: String(cString: strerror(errno))])
+                throw CocoaError(
+                    .fileWriteUnknown,
+                    userInfo: [NSLocalizedDescriptionKey: String(cString: strerror(errno))]
+                )
             }
         } catch {
             try? FileManager.default.removeItem(at: temporary)

@@ -21,7 +21,13 @@ struct TestCommand: AsyncParsableCommand {
     @Flag(help: "Run the tests even when some entries have errors (their cases are reported as failed).")
     var lenient = false
 
-    @Option(name: .customLong("cases"), help: ArgumentHelp("Run the test cases embedded in this manifest against PATH's rules (e.g. the original of a minified file).", valueName: "MANIFEST"))
+    @Option(
+        name: .customLong("cases"),
+        help: ArgumentHelp(
+            "Run the test cases embedded in this manifest against PATH's rules (e.g. the original of a minified file).",
+            valueName: "MANIFEST"
+        )
+    )
     var casesPath: String?
 
     @Option(help: ArgumentHelp("Also write the results as JUnit XML to this file.", valueName: "FILE"))
@@ -30,7 +36,9 @@ struct TestCommand: AsyncParsableCommand {
     @Flag(inversion: .prefixedNo, help: "Show a live progress line on standard error when it is a terminal.")
     var progress = true
 
-    @OptionGroup(title: "Network (offline by default: script cases that need it are skipped with reason \"needs network\")")
+    @OptionGroup(
+        title: "Network (offline by default: script cases that need it are skipped with reason \"needs network\")"
+    )
     var network: NetworkOptions
 
     func run() async throws {
@@ -45,7 +53,10 @@ struct TestCommand: AsyncParsableCommand {
         live?.finish()
         if let junit {
             let seconds = (ContinuousClock.now - started) / .seconds(1)
-            try OutputFile.write(JUnitReport.xml(for: report, name: casesPath ?? rules.file ?? "manifest", durationSeconds: seconds), to: junit)
+            try OutputFile.write(
+                JUnitReport.xml(for: report, name: casesPath ?? rules.file ?? "manifest", durationSeconds: seconds),
+                to: junit
+            )
         }
         if json {
             try JSONOutput.print(report)
@@ -61,11 +72,17 @@ enum TestSummary {
     static func render(_ report: RuleTestReport, rules: RuleSet) -> String {
         var lines: [String] = []
         let source = rules.file ?? "manifest"
-        lines.append("\(source) (\(rules.manifest.version)): \(rules.manifest.apps.count) apps, \(rules.manifest.actions.count) actions, \(rules.manifest.browsers.count) browsers, \(rules.manifest.redirects.count) redirect rules")
+        lines.append(
+            "\(source) (\(rules.manifest.version)): \(rules.manifest.apps.count) apps, \(rules.manifest.actions.count) actions, \(rules.manifest.browsers.count) browsers, \(rules.manifest.redirects.count) redirect rules"
+        )
         for kind in RuleTestResult.Kind.allCases {
-            let passed = report.count(kind, .passed), failed = report.count(kind, .failed), skipped = report.count(kind, .skipped)
+            let passed = report.count(kind, .passed)
+            let failed = report.count(kind, .failed)
+            let skipped = report.count(kind, .skipped)
             guard passed + failed + skipped > 0 else { continue }
-            lines.append("  \(kind.rawValue.padding(toLength: 9, withPad: " ", startingAt: 0)) \(passed) passed, \(failed) failed, \(skipped) skipped")
+            lines.append(
+                "  \(kind.rawValue.padding(toLength: 9, withPad: " ", startingAt: 0)) \(passed) passed, \(failed) failed, \(skipped) skipped"
+            )
         }
         let failures = report.results.filter { $0.status == .failed }
         for failure in failures.prefix(50) {
@@ -73,8 +90,12 @@ enum TestSummary {
         }
         if failures.count > 50 { lines.append("… and \(failures.count - 50) more failures (use --json for all)") }
         var skippedReasons: [String: Int] = [:]
-        for result in report.results where result.status == .skipped { skippedReasons[result.reason ?? "", default: 0] += 1 }
-        for (reason, count) in skippedReasons.sorted(by: { $0.key < $1.key }) { lines.append("skipped \(count): \(reason)") }
+        for result in report.results where result.status == .skipped {
+            skippedReasons[result.reason ?? "", default: 0] += 1
+        }
+        for (reason, count) in skippedReasons.sorted(by: { $0.key < $1.key }) {
+            lines.append("skipped \(count): \(reason)")
+        }
         lines.append("\(report.passed) passed, \(report.failed) failed, \(report.skipped) skipped")
         return lines.joined(separator: "\n")
     }
@@ -95,7 +116,9 @@ final class LiveProgress {
         let now = ContinuousClock.now
         guard done == total || now - lastDraw >= .milliseconds(50) else { return }
         lastDraw = now
-        FileHandle.standardError.write(Data(("\r" + line.render(done: done, total: total, passed: passed, failed: failed, skipped: skipped)).utf8))
+        FileHandle.standardError.write(
+            Data(("\r" + line.render(done: done, total: total, passed: passed, failed: failed, skipped: skipped)).utf8)
+        )
     }
 
     func finish() {

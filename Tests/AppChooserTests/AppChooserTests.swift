@@ -10,15 +10,22 @@ import Testing
 
 @Suite struct AppChooserTests {
     static func temporaryStore() throws -> (ChoicesStore, String) {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("choices-\(UUID().uuidString).sqlite").path
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("choices-\(UUID().uuidString).sqlite")
+            .path
         return (try ChoicesStore(path: path), path)
     }
 
     @Test(.enabled(if: SharedData.isAvailable, SharedData.skipReason))
     func choosyDataRendersTweetbotsProfileURL() throws {
-        let catalog = try AppCatalog.bundled().merging(try AppCatalog.load(directory: try #require(SharedData.url("choosy"))))
+        let catalog = try AppCatalog.bundled().merging(
+            try AppCatalog.load(directory: try #require(SharedData.url("choosy")))
+        )
         let picker = AppPicker(catalog: catalog, installed: InstalledApps(["tweetbot", "twitter"]), store: nil)
-        let model = try picker.model(appType: "twitter", action: "show_profile", parameters: ["profile_screenname": "KarlTheFog"])
+        let model = try picker.model(
+            appType: "twitter",
+            action: "show_profile",
+            parameters: ["profile_screenname": "KarlTheFog"]
+        )
         let tweetbot = try #require(model.choices.first { $0.app == "tweetbot" })
         // The empty optional callback_url pair is dropped.
         #expect(tweetbot.url == "tweetbot:///user_profile/KarlTheFog")
@@ -44,18 +51,37 @@ import Testing
     }
 
     @Test func choosyURLRules() {
-        let mail = CatalogApp(key: "mail", name: "Mail", urlScheme: "mailto:", actions: [.init(key: "compose", urlFormat: "mailto:{{to}}?cc={{cc}}&subject={{subject}}&body={{body}}")])
-        #expect(mail.url(for: "compose", parameters: ["to": "a@b.example", "subject": "Hi & bye"]) == "mailto:a@b.example?subject=Hi%20%26%20bye")
+        let mail = CatalogApp(
+            key: "mail",
+            name: "Mail",
+            urlScheme: "mailto:",
+            actions: [.init(key: "compose", urlFormat: "mailto:{{to}}?cc={{cc}}&subject={{subject}}&body={{body}}")]
+        )
+        #expect(
+            mail.url(for: "compose", parameters: ["to": "a@b.example", "subject": "Hi & bye"])
+                == "mailto:a@b.example?subject=Hi%20%26%20bye"
+        )
         #expect(mail.url(for: "compose", parameters: [:]) == "mailto:")
         #expect(mail.url(for: "unknown", parameters: ["to": "x"]) == "mailto:")
     }
 
     @Test func mergingLetsDownloadedDataWinPerKey() throws {
         let bundled = try AppCatalog.bundled()
-        let downloaded = AppCatalog(types: [AppType(key: "twitter", name: "Twitter (new)", apps: [
-            CatalogApp(key: "twitter", name: "Twitter", urlScheme: "twitter:", actions: [.init(key: "post", urlFormat: "twitter://compose?text={{text}}")]),
-            CatalogApp(key: "ivory", name: "Ivory", urlScheme: "ivory:"),
-        ])])
+        let downloaded = AppCatalog(types: [
+            AppType(
+                key: "twitter",
+                name: "Twitter (new)",
+                apps: [
+                    CatalogApp(
+                        key: "twitter",
+                        name: "Twitter",
+                        urlScheme: "twitter:",
+                        actions: [.init(key: "post", urlFormat: "twitter://compose?text={{text}}")]
+                    ),
+                    CatalogApp(key: "ivory", name: "Ivory", urlScheme: "ivory:"),
+                ]
+            )
+        ])
         let merged = bundled.merging(downloaded)
         let type = try #require(merged.type("twitter"))
         #expect(type.name == "Twitter (new)")
@@ -68,16 +94,28 @@ import Testing
         let (_, path) = try Self.temporaryStore()
         defer { try? FileManager.default.removeItem(atPath: path) }
         let catalog = try AppCatalog.bundled()
-        let two = AppPicker(catalog: catalog, installed: InstalledApps(["maps", "comgooglemaps"]), store: try ChoicesStore(path: path))
+        let two = AppPicker(
+            catalog: catalog,
+            installed: InstalledApps(["maps", "comgooglemaps"]),
+            store: try ChoicesStore(path: path)
+        )
         #expect(try two.model(appType: "maps", action: "search", parameters: ["query": "Zürich"]).showPicker)
         try two.setDefault(appType: "maps", app: "googlemaps")
         // A new store object on the same file (another process) sees the default.
-        let again = AppPicker(catalog: catalog, installed: InstalledApps(["maps", "comgooglemaps"]), store: try ChoicesStore(path: path))
+        let again = AppPicker(
+            catalog: catalog,
+            installed: InstalledApps(["maps", "comgooglemaps"]),
+            store: try ChoicesStore(path: path)
+        )
         let model = try again.model(appType: "maps", action: "search", parameters: ["query": "Zürich"])
         #expect(!model.showPicker && model.defaultApp == "googlemaps")
         #expect(model.choices.first { $0.isDefault }?.url == "comgooglemaps://?q=Z%C3%BCrich")
         // Waze appears: the picker shows again, the old default still marked.
-        let three = AppPicker(catalog: catalog, installed: InstalledApps(["maps", "comgooglemaps", "waze"]), store: try ChoicesStore(path: path))
+        let three = AppPicker(
+            catalog: catalog,
+            installed: InstalledApps(["maps", "comgooglemaps", "waze"]),
+            store: try ChoicesStore(path: path)
+        )
         let prompted = try three.model(appType: "maps", action: "search", parameters: [:])
         #expect(prompted.showPicker && prompted.reason.contains("new"))
         // The default disappears: the picker shows.
@@ -94,7 +132,8 @@ import Testing
     }
 
     @Test func refreshUsesConditionalRequestsExpiresAndKeepsGoodDataOverCorruptDownloads() async throws {
-        let body = #"[{"key": "twitter", "name": "Twitter", "apps": [{"key": "ivory", "name": "Ivory", "app_url_scheme": "ivory:"}]}]"#
+        let body =
+            #"[{"key": "twitter", "name": "Twitter", "apps": [{"key": "ivory", "name": "Ivory", "app_url_scheme": "ivory:"}]}]"#
         let state = ServerState()
         let server = try await LoopbackHTTPServer.start { request in
             if await state.corrupt { return .text("[{\"key\": \"twitter\", \"apps\": [") }
@@ -105,7 +144,13 @@ import Testing
         let cache = FileManager.default.temporaryDirectory.appendingPathComponent("catalog-cache-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: cache) }
         let clock = TestClock()
-        let refresher = CatalogRefresher(baseURL: server.baseURL, fetcher: LiveFetcher(policy: NetworkPolicy(allowPrivateAddresses: true)), cacheDirectory: cache, lifetime: .seconds(3600), now: { clock.now })
+        let refresher = CatalogRefresher(
+            baseURL: server.baseURL,
+            fetcher: LiveFetcher(policy: NetworkPolicy(allowPrivateAddresses: true)),
+            cacheDirectory: cache,
+            lifetime: .seconds(3600),
+            now: { clock.now }
+        )
         let bundled = try AppCatalog.bundled()
         let first = await refresher.refresh(bundled, types: ["twitter"])
         #expect(first.downloads["twitter"] == .network)
@@ -120,7 +165,10 @@ import Testing
         await state.setCorrupt()
         clock.advance(by: 7200)
         let afterCorrupt = await refresher.refresh(bundled, types: ["twitter"])
-        #expect(afterCorrupt.catalog.type("twitter")?.app("ivory") != nil, "the good copy must survive a corrupt download")
+        #expect(
+            afterCorrupt.catalog.type("twitter")?.app("ivory") != nil,
+            "the good copy must survive a corrupt download"
+        )
         #expect(!afterCorrupt.warnings.isEmpty)
     }
 
@@ -146,9 +194,15 @@ import Testing
         let tweets = try #require(catalog.type("/actions/0"))
         #expect(tweets.name == "Open Tweet")
         #expect(tweets.apps.map(\.key).prefix(3) == ["twitter", "tweetbot", "twitterrific"])
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("opener-choices-\(UUID().uuidString).sqlite").path
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "opener-choices-\(UUID().uuidString).sqlite"
+        ).path
         defer { try? FileManager.default.removeItem(atPath: path) }
-        let picker = AppPicker(catalog: catalog, installed: InstalledApps(["tweetbot", "twitter"]), store: try ChoicesStore(path: path))
+        let picker = AppPicker(
+            catalog: catalog,
+            installed: InstalledApps(["tweetbot", "twitter"]),
+            store: try ChoicesStore(path: path)
+        )
         let resolution = try rules.resolve("https://twitter.com/jack/status/20")
         try picker.setDefault(appType: "/actions/0", app: "tweetbot")
         let model = try picker.model(for: resolution, appType: "/actions/0")

@@ -11,7 +11,12 @@ import WebLinks
 /// The compiled matcher must give exactly the naive loop's openings (order included), on every input.
 @Suite struct CompiledMatcherTests {
     static func v5Rules() throws -> RuleSet {
-        RuleSet(try ManifestLoader().load(Array(try SharedData.data("openerManifest-v5.json")), file: "openerManifest-v5.json"))
+        RuleSet(
+            try ManifestLoader().load(
+                Array(try SharedData.data("openerManifest-v5.json")),
+                file: "openerManifest-v5.json"
+            )
+        )
     }
 
     @Test(.enabled(if: SharedData.isAvailable, SharedData.skipReason))
@@ -37,7 +42,10 @@ import WebLinks
         ]
         for options in variants {
             for link in corpus {
-                #expect(rules.naiveOpenings(for: link, options: options) == rules.openings(for: link, options: options), "\(link)")
+                #expect(
+                    rules.naiveOpenings(for: link, options: options) == rules.openings(for: link, options: options),
+                    "\(link)"
+                )
             }
         }
     }
@@ -79,7 +87,9 @@ import WebLinks
     /// action was never confirmed and its opening was missing.
     @Test(arguments: [#".*$$"#, #"(b$)$"#, #"b$\\z"#, #"(?:ab$)$"#])
     func repeatedEndAnchorsMatchTheNaiveLoop(regex: String) throws {
-        let rules = try RuleSet.load(#"{"apps": [{"identifier": "a", "name": "A", "scheme": "a"}], "actions": [{"regex": "\#(regex)", "formats": [{"appId": "a", "format": "a://x"}]}], "previews": [{"regex": "\#(regex)", "format": "https://p/x"}]}"#)
+        let rules = try RuleSet.load(
+            #"{"apps": [{"identifier": "a", "name": "A", "scheme": "a"}], "actions": [{"regex": "\#(regex)", "formats": [{"appId": "a", "format": "a://x"}]}], "previews": [{"regex": "\#(regex)", "format": "https://p/x"}]}"#
+        )
         #expect(rules.errors.isEmpty, "\(rules.errors)")
         let link = try Link("x:xab")
         let openings = rules.openings(for: link)
@@ -92,7 +102,9 @@ import WebLinks
     /// with no literal, was never a candidate.
     @Test func aLiteralAndItsEndAnchoredFormKeepTheShorterOne() throws {
         let regex = #"deviantart\\.com(.|/gallery)?$"#
-        let rules = try RuleSet.load(#"{"apps": [{"identifier": "a", "name": "A", "scheme": "a"}], "actions": [{"regex": "\#(regex)", "formats": [{"appId": "a", "format": "a://x"}]}]}"#)
+        let rules = try RuleSet.load(
+            #"{"apps": [{"identifier": "a", "name": "A", "scheme": "a"}], "actions": [{"regex": "\#(regex)", "formats": [{"appId": "a", "format": "a://x"}]}]}"#
+        )
         #expect(rules.actionLiterals.map(\.literals) == [["deviantart.com"]])
         let link = try Link("http://eving-1.deviantart.com/gallery")
         #expect(rules.openings(for: link) == rules.naiveOpenings(for: link))
@@ -119,7 +131,10 @@ import WebLinks
         #expect(rules.diagnostics.contains { $0.code == "W_REDOS_SUSPECT" })
         let budget = MatchBudget(perRegex: .milliseconds(50), perResolution: .milliseconds(250))
         let clock = ContinuousClock()
-        for link in ["a:" + String(repeating: "a", count: 40) + "!", "https://1.2.3.4.5.6.7.8.9.10.11.12.13.14.15.16.17.18.19.20.webex.com/a"] {
+        for link in [
+            "a:" + String(repeating: "a", count: 40) + "!",
+            "https://1.2.3.4.5.6.7.8.9.10.11.12.13.14.15.16.17.18.19.20.webex.com/a",
+        ] {
             let start = clock.now
             let resolution = try rules.resolve(link, options: MatchOptions(includeBrowsers: false, budget: budget))
             let elapsed = clock.now - start

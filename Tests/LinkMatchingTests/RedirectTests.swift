@@ -116,7 +116,8 @@ import WebLinks
     /// (the real v5 Webex shape, used as a redirect rule) held every resolution for over a second.
     @Test func runsRedirectRulesUnderTheRegexBudget() throws {
         let rules = try Self.rules(
-            #"{"https?(://(?:.+\\.)+webex\\.com/.*)(?:(?i)(?:mtid=))(.+)$": {"format": "https://meet.example/$2"}}"#)
+            #"{"https?(://(?:.+\\.)+webex\\.com/.*)(?:(?i)(?:mtid=))(.+)$": {"format": "https://meet.example/$2"}}"#
+        )
         let link = "https://www.example.com/a/b.c.d.e.f.g.h.i.j.k.l.m.n.o.p.q.r.s.t"
         let budget = MatchBudget(perRegex: .milliseconds(50), perResolution: .milliseconds(250))
         let clock = ContinuousClock()
@@ -125,7 +126,10 @@ import WebLinks
         let resolveTime = clock.now - start
         #expect(resolveTime < budget.perResolution + .milliseconds(100))
         #expect(resolution.unwrapped == link && resolution.steps.isEmpty)
-        #expect(resolution.timedOutRules.count == 1 && resolution.timedOutRules.allSatisfy { $0.tokens.first == "redirects" })
+        #expect(
+            resolution.timedOutRules.count == 1
+                && resolution.timedOutRules.allSatisfy { $0.tokens.first == "redirects" }
+        )
         start = clock.now
         #expect(rules.unwrap(try Link(link), budget: budget).link.text == link)
         let traced = try rules.resolve(link, options: MatchOptions(budget: budget), trace: true)

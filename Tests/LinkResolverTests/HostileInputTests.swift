@@ -1,10 +1,10 @@
-import WebLinks
 import Foundation
 import LinkMatching
 import LinkResolver
 import LinkRules
 import SwitchyardTestSupport
 import Testing
+import WebLinks
 
 /// Every `manifest` and `input` case of `../shared/data/bad-inputs.json`, read at test time, gets the outcome the
 /// file asks for: rejected with a located message, the one entry skipped with the rest loaded, accepted, or an
@@ -30,7 +30,8 @@ import Testing
             let list = root["cases"] as? [[String: Any]]
         else { return [] }
         return list.compactMap { entry in
-            guard let id = entry["id"] as? String, let area = entry["area"] as? String, area == "manifest" || area == "input"
+            guard let id = entry["id"] as? String, let area = entry["area"] as? String,
+                area == "manifest" || area == "input"
             else { return nil }
             var fields: [String: AnyHashableSendable] = [:]
             for (key, value) in entry {
@@ -84,7 +85,8 @@ import Testing
                 rest = rest.dropFirst(inside.count + 2)
                 var token = String(inside)
                 if token.hasPrefix("'") && token.hasSuffix("'") { token = String(token.dropFirst().dropLast()) }
-                result += "/" + token.replacingOccurrences(of: "~", with: "~0").replacingOccurrences(of: "/", with: "~1")
+                result +=
+                    "/" + token.replacingOccurrences(of: "~", with: "~0").replacingOccurrences(of: "/", with: "~1")
             } else {
                 rest = rest.dropFirst()
             }
@@ -97,17 +99,28 @@ import Testing
         switch testCase.id {
         case "M08":
             // Generated: '[' * 100000 + ']' * 100000.
-            let bytes = [UInt8](repeating: UInt8(ascii: "["), count: 100_000) + [UInt8](repeating: UInt8(ascii: "]"), count: 100_000)
+            let bytes =
+                [UInt8](repeating: UInt8(ascii: "["), count: 100_000)
+                + [UInt8](repeating: UInt8(ascii: "]"), count: 100_000)
             #expect(throws: ManifestError.self) { try ManifestLoader().load(bytes) }
             return
         case "M23":
             let input = try #require(testCase.json["input"]?.object as? [String: String])
-            let manifest = #"{"apps": [{"identifier": "a", "name": "A", "scheme": "a"}], "actions": [{"regex": "#
-                + String(decoding: try JSONSerialization.data(withJSONObject: try #require(input["regex"]), options: [.fragmentsAllowed]), as: UTF8.self)
+            let manifest =
+                #"{"apps": [{"identifier": "a", "name": "A", "scheme": "a"}], "actions": [{"regex": "#
+                + String(
+                    decoding: try JSONSerialization.data(
+                        withJSONObject: try #require(input["regex"]),
+                        options: [.fragmentsAllowed]
+                    ),
+                    as: UTF8.self
+                )
                 + #", "formats": [{"appId": "a", "format": "a://$2"}]}]}"#
             let rules = try RuleSet.load(manifest)
             let clock = ContinuousClock()
-            for link in [try #require(input["url"]), "https://1.2.3.4.5.6.7.8.9.10.11.12.13.14.15.16.17.18.19.20.webex.com/x"] {
+            for link in [
+                try #require(input["url"]), "https://1.2.3.4.5.6.7.8.9.10.11.12.13.14.15.16.17.18.19.20.webex.com/x",
+            ] {
                 let start = clock.now
                 let resolution = try rules.resolve(link, options: MatchOptions(includeBrowsers: false))
                 #expect(clock.now - start < .milliseconds(300), "\(link)")
@@ -126,7 +139,10 @@ import Testing
                 "apps": [["identifier": "a", "name": "A", "scheme": "a"]],
                 "actions": [
                     ["regex": longRegex, "formats": [["appId": "a", "format": "a://x"]]],
-                    ["regex": "x", "formats": [["appId": "a", "script2": bigScript], ["appId": "a", "format": "a://ok"]]],
+                    [
+                        "regex": "x",
+                        "formats": [["appId": "a", "script2": bigScript], ["appId": "a", "format": "a://ok"]],
+                    ],
                 ],
             ])
             let loaded = try ManifestLoader().load(Array(pieces))
@@ -147,7 +163,9 @@ import Testing
             } catch {
                 #expect(error.position != nil || bytes.isEmpty)
                 #expect(error.description.contains("case.json:"))
-                if let position = error.position { #expect(error.description.contains("line \(position.line), column \(position.column)")) }
+                if let position = error.position {
+                    #expect(error.description.contains("line \(position.line), column \(position.column)"))
+                }
                 if code == "E_ENCODING" { #expect(error.code == .encoding) }
             }
         case "accept", "accept_inline_app_or_skip_format":
@@ -204,7 +222,12 @@ import Testing
         case "U04":
             for length in [16 * 1024, 1_048_576] {
                 let link = "https://example.com/" + String(repeating: "a", count: length)
-                #expect(throws: LinkError(code: .tooLong, message: "the link has \(link.utf8.count) bytes, more than the limit of \(Link.maximumLength)")) {
+                #expect(
+                    throws: LinkError(
+                        code: .tooLong,
+                        message: "the link has \(link.utf8.count) bytes, more than the limit of \(Link.maximumLength)"
+                    )
+                ) {
                     try Link(link)
                 }
             }
@@ -212,7 +235,9 @@ import Testing
             // The size cap stops such inputs first; and when ICU does give up, it is an error, not "no match".
             let long = "https://x/" + String(repeating: "a", count: 1_000_000)
             #expect(throws: LinkError.self) { try Link(long) }
-            let rules = try RuleSet.load(#"{"apps": [{"identifier": "a", "name": "A", "scheme": "a"}], "actions": [{"regex": "^(a|b)*$", "formats": [{"appId": "a", "format": "a://x"}]}]}"#)
+            let rules = try RuleSet.load(
+                #"{"apps": [{"identifier": "a", "name": "A", "scheme": "a"}], "actions": [{"regex": "^(a|b)*$", "formats": [{"appId": "a", "format": "a://x"}]}]}"#
+            )
             // A link whose scheme is a million letters: ICU's backtracking stack overflows on it.
             let huge = try Link(String(repeating: "a", count: 1_000_000) + ":x", maximumLength: 2_000_000)
             let resolution = rules.resolve(huge, options: MatchOptions(includeBrowsers: false))
@@ -221,27 +246,41 @@ import Testing
         case "U07":
             let link = try Link(try #require(input as? String))
             #expect(link.text == "https://xn--b1agi7agca.com/jack")
-            let rules = try RuleSet.load(#"{"apps": [{"identifier": "t", "name": "T", "scheme": "t"}], "actions": [{"regex": "https?://twitter\\.com/(\\w+)", "formats": [{"appId": "t", "format": "t://$1"}]}]}"#)
+            let rules = try RuleSet.load(
+                #"{"apps": [{"identifier": "t", "name": "T", "scheme": "t"}], "actions": [{"regex": "https?://twitter\\.com/(\\w+)", "formats": [{"appId": "t", "format": "t://$1"}]}]}"#
+            )
             #expect(rules.resolve(link).openings.isEmpty)
         case "U08":
             #expect(try Link(try #require(input as? String)).text == "https://twitter.com/jack")
         case "U13":
             let link = try #require(input as? String)
             #expect(try Link(link).text == link)
-            let rules = try RuleSet.load(#"{"apps": [], "actions": [], "redirects": {"https?://(\\w+\\.)*google\\.\\w+/url.*url=[^&]+.*$": {"param": "url"}}}"#)
+            let rules = try RuleSet.load(
+                #"{"apps": [], "actions": [], "redirects": {"https?://(\\w+\\.)*google\\.\\w+/url.*url=[^&]+.*$": {"param": "url"}}}"#
+            )
             _ = try rules.resolve(link)
         case "U14":
-            let rules = try RuleSet.load(#"{"apps": [], "actions": [], "redirects": {"https?://(\\w+\\.)*google\\.\\w+/url.*url=[^&]+.*$": {"param": "url"}}}"#)
+            let rules = try RuleSet.load(
+                #"{"apps": [], "actions": [], "redirects": {"https?://(\\w+\\.)*google\\.\\w+/url.*url=[^&]+.*$": {"param": "url"}}}"#
+            )
             let link = try #require(input as? String)
             #expect(try rules.resolve(link).unwrapped == link)
         case "U17":
             let details = try #require(input as? [String: String])
-            let regex = try JSONSerialization.data(withJSONObject: try #require(details["regex"]), options: [.fragmentsAllowed])
-            let rules = try RuleSet.load(#"{"apps": [{"identifier": "a", "name": "A", "scheme": "a"}], "actions": [{"regex": "# + String(decoding: regex, as: UTF8.self) + #", "formats": [{"appId": "a", "format": "a://$1"}]}]}"#)
+            let regex = try JSONSerialization.data(
+                withJSONObject: try #require(details["regex"]),
+                options: [.fragmentsAllowed]
+            )
+            let rules = try RuleSet.load(
+                #"{"apps": [{"identifier": "a", "name": "A", "scheme": "a"}], "actions": [{"regex": "#
+                    + String(decoding: regex, as: UTF8.self) + #", "formats": [{"appId": "a", "format": "a://$1"}]}]}"#
+            )
             #expect(try rules.resolve(try #require(details["url"])).openings.first?.url == "a://123")
         case "U19":
             let link = "https://example.com/42?" + Array(repeating: "a=1", count: 10_000).joined(separator: "&")
-            let rules = try RuleSet.load(#"{"apps": [{"identifier": "a", "name": "A", "scheme": "a"}], "actions": [{"regex": "https?://(www\\.)?example\\.com/(\\d+).*$", "formats": [{"appId": "a", "format": "a://$2"}]}]}"#)
+            let rules = try RuleSet.load(
+                #"{"apps": [{"identifier": "a", "name": "A", "scheme": "a"}], "actions": [{"regex": "https?://(www\\.)?example\\.com/(\\d+).*$", "formats": [{"appId": "a", "format": "a://$2"}]}]}"#
+            )
             // Front ends refuse it at the default 8 KiB cap; an embedder who raises the cap still gets a bounded answer.
             #expect(throws: LinkError.self) { try Link(link) }
             let clock = ContinuousClock()

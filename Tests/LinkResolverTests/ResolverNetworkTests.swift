@@ -46,13 +46,19 @@ import Testing
         let server = try await Self.startServer()
         defer { Task { await server.stop() } }
         let fetcher = LiveFetcher(policy: Self.loopback)
-        let resolver = Resolver(rules: try Self.rules(port: server.port), engine: ScriptEngine(fetcher: fetcher), fetcher: fetcher)
+        let resolver = Resolver(
+            rules: try Self.rules(port: server.port),
+            engine: ScriptEngine(fetcher: fetcher),
+            fetcher: fetcher
+        )
         let resolution = try await resolver.resolve(server.url("/item/7"), Self.noBrowsers)
         #expect(resolution.openings.first?.url == "app://item/seven?title=Lucky%20%26%20Seven")
     }
 
     @Test func recordThenReplayGivesTheSameResultWithTheServerStopped() async throws {
-        let fixtures = FileManager.default.temporaryDirectory.appendingPathComponent("switchyard-fixtures-\(UUID().uuidString)")
+        let fixtures = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "switchyard-fixtures-\(UUID().uuidString)"
+        )
         defer { try? FileManager.default.removeItem(at: fixtures) }
         let server = try await Self.startServer()
         let rules = try Self.rules(port: server.port)
@@ -67,7 +73,10 @@ import Testing
         #expect(recorded.openings.first?.url == "app://item/seven?title=Lucky%20%26%20Seven")
         #expect(replayed.openings == recorded.openings)
         // Offline, the same script needs the network.
-        let offline = try await Resolver(rules: rules, engine: ScriptEngine(fetcher: nil), fetcher: nil).resolve(link, Self.noBrowsers)
+        let offline = try await Resolver(rules: rules, engine: ScriptEngine(fetcher: nil), fetcher: nil).resolve(
+            link,
+            Self.noBrowsers
+        )
         #expect(offline.openings.first?.error?.code == "E_NEEDS_NETWORK")
     }
 
@@ -75,7 +84,11 @@ import Testing
         let server = try await Self.startServer()
         defer { Task { await server.stop() } }
         let fetcher = LiveFetcher()  // the standard policy
-        let resolver = Resolver(rules: try Self.rules(port: server.port), engine: ScriptEngine(fetcher: fetcher), fetcher: fetcher)
+        let resolver = Resolver(
+            rules: try Self.rules(port: server.port),
+            engine: ScriptEngine(fetcher: fetcher),
+            fetcher: fetcher
+        )
         let resolution = try await resolver.resolve(server.url("/item/7"), Self.noBrowsers)
         let opening = try #require(resolution.openings.first)
         #expect(opening.url == nil)
@@ -112,7 +125,10 @@ import Testing
         let resolver = Resolver(rules: rules, engine: ScriptEngine(fetcher: nil), fetcher: nil)
         let clock = ContinuousClock()
         let start = clock.now
-        let spun = try await resolver.resolve("http://127.0.0.1:9/spin", ResolveRequest(includeBrowsers: false, timeLimit: .milliseconds(500)))
+        let spun = try await resolver.resolve(
+            "http://127.0.0.1:9/spin",
+            ResolveRequest(includeBrowsers: false, timeLimit: .milliseconds(500))
+        )
         #expect(clock.now - start < .milliseconds(500) + .seconds(1))
         #expect(spun.openings.first?.error?.code == "E_SCRIPT_TIMEOUT")
         let next = try await resolver.resolve("http://127.0.0.1:9/final/abc", Self.noBrowsers)

@@ -137,10 +137,15 @@ import Testing
             actions: #"""
                 [{"regex": "https?://spin\\.example/", "testInputs": ["https://spin.example/"],
                   "formats": [{"appId": "alpha", "script2": "function process(u, c) { while (true) {} }", "testResults": [null]}]}]
-                """#)
+                """#
+        )
         let clock = ContinuousClock()
         let start = clock.now
-        let report = await RuleTestRunner(rules: rules, engine: ScriptEngine(fetcher: nil), timeLimit: .milliseconds(300)).run()
+        let report = await RuleTestRunner(
+            rules: rules,
+            engine: ScriptEngine(fetcher: nil),
+            timeLimit: .milliseconds(300)
+        ).run()
         #expect(clock.now - start < .seconds(2))
         let result = try #require(report.results.first)
         #expect(result.status == .passed, "a script that gives no URL passes a null expectation")
@@ -148,8 +153,13 @@ import Testing
             actions: #"""
                 [{"regex": "https?://spin\\.example/", "testInputs": ["https://spin.example/"],
                   "formats": [{"appId": "alpha", "script2": "function process(u, c) { while (true) {} }", "testResults": ["alpha://x"]}]}]
-                """#)
-        let timedOut = await RuleTestRunner(rules: failing, engine: ScriptEngine(fetcher: nil), timeLimit: .milliseconds(300)).run()
+                """#
+        )
+        let timedOut = await RuleTestRunner(
+            rules: failing,
+            engine: ScriptEngine(fetcher: nil),
+            timeLimit: .milliseconds(300)
+        ).run()
         #expect(timedOut.results.first?.reason?.contains("E_SCRIPT_TIMEOUT") == true)
     }
 
@@ -159,7 +169,8 @@ import Testing
                 [{"regex": "https?://u\\.example/(.*)$", "testInputs": ["https://u.example/javascript:alert(1)"],
                   "formats": [{"appId": "alpha", "format": "alpha://open", "testResults": ["alpha://open"]},
                               {"appId": "beta", "format": "$1", "testResults": ["javascript:alert(1)"]}]}]
-                """#)
+                """#
+        )
         let report = await RuleTestRunner(rules: rules).run()
         #expect(report.results.map(\.status) == [.passed, .failed])
         #expect(report.results[1].actual == nil)

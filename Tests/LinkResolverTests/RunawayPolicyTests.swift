@@ -13,7 +13,10 @@ struct RunawayPolicyTests {
 
     /// Runs `source` once with a time limit, as a resolution would.
     static func run(
-        _ engine: ScriptEngine, _ source: String, input: String = "https://a.example/", limit: Duration,
+        _ engine: ScriptEngine,
+        _ source: String,
+        input: String = "https://a.example/",
+        limit: Duration,
         rule: String = "/actions/0/formats/0"
     ) async throws -> Result<String?, ScriptError> {
         let script = try engine.runner.compile(source, kind: .script2, name: rule)
@@ -23,7 +26,10 @@ struct RunawayPolicyTests {
     @Test func aScriptStoppedTooOftenIsSetAsideThenRunsAgain() async throws {
         let clock = ManualClock()
         let engine = ScriptEngine(
-            fetcher: nil, runaways: RunawayPolicy(stops: 2, window: .seconds(60), cooldown: .seconds(30)), clock: clock)
+            fetcher: nil,
+            runaways: RunawayPolicy(stops: 2, window: .seconds(60), cooldown: .seconds(30)),
+            clock: clock
+        )
         for _ in 0..<2 {
             #expect(try await Self.run(engine, Self.loop, limit: .milliseconds(100)).failure?.code == .timeout)
         }
@@ -47,7 +53,11 @@ struct RunawayPolicyTests {
 
     /// Runs `count` runs of `source` on `input` at once.
     static func concurrentRuns(
-        _ engine: ScriptEngine, _ source: String, input: String, count: Int, limit: Duration
+        _ engine: ScriptEngine,
+        _ source: String,
+        input: String,
+        count: Int,
+        limit: Duration
     ) async throws -> [Result<String?, ScriptError>] {
         let script = try engine.runner.compile(source, kind: .script2, name: "/actions/0/formats/0")
         return await withTaskGroup(of: Result<String?, ScriptError>.self) { group in
@@ -61,7 +71,10 @@ struct RunawayPolicyTests {
     @Test func afterTheCooldownOneTrialRunsAtATimeUntilOneEndsInTime() async throws {
         let clock = ManualClock()
         let engine = ScriptEngine(
-            fetcher: nil, runaways: RunawayPolicy(stops: 1, window: .seconds(60), cooldown: .seconds(30)), clock: clock)
+            fetcher: nil,
+            runaways: RunawayPolicy(stops: 1, window: .seconds(60), cooldown: .seconds(30)),
+            clock: clock
+        )
         let sometimes = """
             function process(url, completionHandler) {
               if (url.indexOf('loop') >= 0) { while (true) {} }
@@ -70,7 +83,10 @@ struct RunawayPolicyTests {
             """
         let loop = "https://a.example/loop"
         let limit = Duration.milliseconds(500)
-        #expect(try await Self.concurrentRuns(engine, sometimes, input: loop, count: 1, limit: limit).first?.failure?.code == .timeout)
+        #expect(
+            try await Self.concurrentRuns(engine, sometimes, input: loop, count: 1, limit: limit).first?.failure?.code
+                == .timeout
+        )
         clock.advance(by: .seconds(31))
         // The cooldown is over and four requests come at once: one trial runs, the others are refused at once
         // instead of each holding a worker for the whole time limit.
@@ -83,7 +99,10 @@ struct RunawayPolicyTests {
         #expect(refused.first?.failure?.description.contains("set aside for") == true)
         // After the next cooldown a trial that ends in time clears the script: runs are no longer limited to one.
         clock.advance(by: .seconds(31))
-        #expect(try await Self.concurrentRuns(engine, sometimes, input: "https://a.example/", count: 1, limit: limit).first?.success == "app://ok")
+        #expect(
+            try await Self.concurrentRuns(engine, sometimes, input: "https://a.example/", count: 1, limit: limit).first?
+                .success == "app://ok"
+        )
         let free = try await Self.concurrentRuns(engine, sometimes, input: loop, count: 2, limit: limit)
         #expect(free.map { $0.failure?.code } == [.timeout, .timeout])
     }

@@ -15,16 +15,19 @@ import Testing
     }
 
     static let cases: [Case] = BadInputs.cases(area: "script").compactMap { entry in
-            guard let id = entry["id"] as? String, let source = entry["input"] as? String,
-                let expect = entry["expect"] as? [String: Any], let outcome = expect["outcome"] as? String
-            else { return nil }
-            return Case(id: id, source: source, outcome: outcome, code: expect["code"] as? String)
-        }
+        guard let id = entry["id"] as? String, let source = entry["input"] as? String,
+            let expect = entry["expect"] as? [String: Any], let outcome = expect["outcome"] as? String
+        else { return nil }
+        return Case(id: id, source: source, outcome: outcome, code: expect["code"] as? String)
+    }
 
     /// The resolver passes LinkRules' output policy; this stand-in refuses the same kinds of result.
-    static let runner = ScriptRunner(configuration: ScriptConfiguration(timeLimit: .milliseconds(500)) { url in
-        url.unicodeScalars.contains { $0.value < 0x20 } || url.lowercased().hasPrefix("javascript:") ? "unsafe URL" : nil
-    })
+    static let runner = ScriptRunner(
+        configuration: ScriptConfiguration(timeLimit: .milliseconds(500)) { url in
+            url.unicodeScalars.contains { $0.value < 0x20 } || url.lowercased().hasPrefix("javascript:")
+                ? "unsafe URL" : nil
+        }
+    )
 
     @Test(.enabled(if: SharedData.isAvailable, SharedData.skipReason))
     func everyScriptCaseIsListed() {
@@ -34,7 +37,10 @@ import Testing
     @Test(.enabled(if: SharedData.isAvailable, SharedData.skipReason), arguments: cases)
     func scriptCaseGetsItsOutcome(_ testCase: Case) async throws {
         let script = try Self.runner.compile(testCase.source, kind: .script2, name: testCase.id)
-        let blocking = TableNetwork(pages: [:], error: ScriptNetworkError(kind: .blocked, message: "169.254.169.254 is link-local"))
+        let blocking = TableNetwork(
+            pages: [:],
+            error: ScriptNetworkError(kind: .blocked, message: "169.254.169.254 is link-local")
+        )
         let garbage = TableNetwork(pages: ["https://example.com/42": "{not json"])
         let network: (any ScriptNetwork)? = testCase.id == "S15" ? blocking : (testCase.id == "S21" ? garbage : nil)
         let clock = ContinuousClock()
@@ -51,7 +57,11 @@ import Testing
         case "no_cross_run_effect":
             #expect(try result.output.get() == nil)
             // Another rule's script sees the real helpers, not the polluted ones.
-            let other = try Self.runner.compile("function process(u, c) { c(typeof httpRequest === 'function' && ({}).x === undefined ? 'clean' : 'polluted'); }", kind: .script2, name: "other")
+            let other = try Self.runner.compile(
+                "function process(u, c) { c(typeof httpRequest === 'function' && ({}).x === undefined ? 'clean' : 'polluted'); }",
+                kind: .script2,
+                name: "other"
+            )
             #expect(try await Self.runner.run(other, input: "x", network: nil).output.get() == "clean")
         case "returns_null_or_throws":
             // Documented: jsonRequest returns null for a body that is not JSON.

@@ -25,7 +25,13 @@ struct TableNetwork: ScriptNetwork {
 @Suite struct ScriptRunnerTests {
     let runner = ScriptRunner(configuration: ScriptConfiguration(timeLimit: .seconds(2)))
 
-    func run(_ source: String, input: String = "https://example.com/42", kind: ScriptKind = .script2, network: (any ScriptNetwork)? = nil, timeLimit: Duration? = nil) async throws -> ScriptResult {
+    func run(
+        _ source: String,
+        input: String = "https://example.com/42",
+        kind: ScriptKind = .script2,
+        network: (any ScriptNetwork)? = nil,
+        timeLimit: Duration? = nil
+    ) async throws -> ScriptResult {
         let script = try runner.compile(source, kind: kind, name: "/actions/0/formats/0")
         return await runner.run(script, input: input, network: network, timeLimit: timeLimit)
     }
@@ -39,7 +45,10 @@ struct TableNetwork: ScriptNetwork {
         #expect(try await run("function process(u, c) { c(null); }").output.get() == nil)
     }
 
-    @Test(arguments: [("zAoa96gwQg", "918912099030336544"), ("D", "3"), ("J_NvB", "167566273"), ("BcETi8Fh-iI", "1658536526642407560")])
+    @Test(arguments: [
+        ("zAoa96gwQg", "918912099030336544"), ("D", "3"), ("J_NvB", "167566273"),
+        ("BcETi8Fh-iI", "1658536526642407560"),
+    ])
     func base64DigitsToBase10(text: String, expected: String) async throws {
         let source = """
             function process(url, done) {
@@ -56,8 +65,11 @@ struct TableNetwork: ScriptNetwork {
     }
 
     @Test func httpAndJSONRequestsGoThroughTheNetwork() async throws {
-        let network = TableNetwork(pages: ["https://api.example/42": #"{"id": "abc"}"#, "https://page.example/": "<meta content=\"app://x\">"])
-        let source = "function process(u, c) { var j = jsonRequest('https://api.example/42'); var p = httpRequest('https://page.example/'); c('app://' + j.id + '/' + /content=\"(.*?)\"/.exec(p)[1]); }"
+        let network = TableNetwork(pages: [
+            "https://api.example/42": #"{"id": "abc"}"#, "https://page.example/": "<meta content=\"app://x\">",
+        ])
+        let source =
+            "function process(u, c) { var j = jsonRequest('https://api.example/42'); var p = httpRequest('https://page.example/'); c('app://' + j.id + '/' + /content=\"(.*?)\"/.exec(p)[1]); }"
         let result = try await run(source, network: network)
         #expect(try result.output.get() == "app://abc/app://x")
         #expect(result.usedNetwork)
@@ -78,7 +90,9 @@ struct TableNetwork: ScriptNetwork {
     }
 
     @Test func compileRejectsSyntaxErrorsAndMissingProcess() {
-        #expect(throws: ScriptError.self) { try runner.compile("function process(url, cb) {", kind: .script2, name: "r") }
+        #expect(throws: ScriptError.self) {
+            try runner.compile("function process(url, cb) {", kind: .script2, name: "r")
+        }
         do {
             _ = try runner.compile("var x = 1;", kind: .script2, name: "r")
             Issue.record("compiled a script without process")
@@ -100,7 +114,11 @@ struct TableNetwork: ScriptNetwork {
     @Test func blockedNetworkCallIsBoundedByTheDeadline() async throws {
         let clock = ContinuousClock()
         let start = clock.now
-        let result = try await run("function process(u, c) { c(httpRequest(u)); }", network: TableNetwork(pages: [:], delay: .seconds(10)), timeLimit: .milliseconds(300))
+        let result = try await run(
+            "function process(u, c) { c(httpRequest(u)); }",
+            network: TableNetwork(pages: [:], delay: .seconds(10)),
+            timeLimit: .milliseconds(300)
+        )
         #expect(clock.now - start < .milliseconds(800))
         #expect(result.output.failureCode != nil)
     }
@@ -120,7 +138,10 @@ struct TableNetwork: ScriptNetwork {
         let script = try runner.compile("function process(u, c) { c('app://' + u.length); }", kind: .script2, name: "r")
         let results = await withTaskGroup(of: String?.self) { group in
             for index in 0..<200 {
-                group.addTask { try? await self.runner.run(script, input: String(repeating: "a", count: index), network: nil).output.get() }
+                group.addTask {
+                    try? await self.runner.run(script, input: String(repeating: "a", count: index), network: nil).output
+                        .get()
+                }
             }
             return await group.reduce(into: []) { $0.append($1) }
         }

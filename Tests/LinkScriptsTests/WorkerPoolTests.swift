@@ -12,16 +12,25 @@ import Testing
 
     /// A script that never ends and one that answers at once.
     func runawayAndQuick(on runner: ScriptRunner) throws -> (runaway: CompiledScript, quick: CompiledScript) {
-        (try runner.compile("function process(u, c) { for (;;) {} }", kind: .script2, name: "runaway"),
-         try runner.compile(Self.quickSource, kind: .script2, name: "quick"))
+        (
+            try runner.compile("function process(u, c) { for (;;) {} }", kind: .script2, name: "runaway"),
+            try runner.compile(Self.quickSource, kind: .script2, name: "quick")
+        )
     }
 
     @Test func quickRunsNeverStartMoreWorkersThanTheWorkerCount() async throws {
         let runner = runner(workers: 2)
-        let script = try runner.compile("function process(u, c) { c('app://' + u.length); }", kind: .script2, name: "quick")
+        let script = try runner.compile(
+            "function process(u, c) { c('app://' + u.length); }",
+            kind: .script2,
+            name: "quick"
+        )
         let results = await withTaskGroup(of: String?.self) { group in
             for index in 0..<300 {
-                group.addTask { try? await runner.run(script, input: String(repeating: "a", count: index), network: nil).output.get() }
+                group.addTask {
+                    try? await runner.run(script, input: String(repeating: "a", count: index), network: nil).output
+                        .get()
+                }
             }
             return await group.reduce(into: []) { $0.append($1) }
         }
@@ -47,7 +56,11 @@ import Testing
 
     @Test func aRunWaitingOnTheNetworkMakesRoomForAnotherWorker() async throws {
         let runner = runner(workers: 1)
-        let waiting = try runner.compile("function process(u, c) { c(httpRequest(u)); }", kind: .script2, name: "waiting")
+        let waiting = try runner.compile(
+            "function process(u, c) { c(httpRequest(u)); }",
+            kind: .script2,
+            name: "waiting"
+        )
         let quick = try runner.compile(Self.quickSource, kind: .script2, name: "quick")
         let slow = TableNetwork(pages: ["https://slow.test/": "app://late"], delay: .seconds(1))
         async let late = runner.run(waiting, input: "https://slow.test/", network: slow)
@@ -82,7 +95,9 @@ import Testing
     /// A run that throws keeps its warm context (a script failing on every link must not rebuild one per run), but
     /// the globals it created are gone before the next run.
     @Test func aRunThatThrowsLeavesNoGlobalsBehind() async throws {
-        let runner = ScriptRunner(configuration: ScriptConfiguration(timeLimit: .seconds(2), workerCount: 1, maximumWorkers: 1))
+        let runner = ScriptRunner(
+            configuration: ScriptConfiguration(timeLimit: .seconds(2), workerCount: 1, maximumWorkers: 1)
+        )
         let script = try runner.compile(
             """
             var runs = 0;
@@ -91,21 +106,32 @@ import Testing
                 if (u === "dirty") { leaked = 1; throw new Error("failed on purpose"); }
                 c("app://" + (typeof leaked === "undefined" ? "clean" : "dirty") + "/" + runs);
             }
-            """, kind: .script2, name: "throws")
+            """,
+            kind: .script2,
+            name: "throws"
+        )
         #expect(await runner.run(script, input: "dirty", network: nil).output.failureCode == .exception)
         // Same context (runs went on counting), no leaked global.
         #expect(try await runner.run(script, input: "check", network: nil).output.get() == "app://clean/2")
     }
 
     @Test func aStoppedRunStartsTheNextOneInAFreshContext() async throws {
-        let runner = ScriptRunner(configuration: ScriptConfiguration(timeLimit: .seconds(2), workerCount: 1, maximumWorkers: 1))
+        let runner = ScriptRunner(
+            configuration: ScriptConfiguration(timeLimit: .seconds(2), workerCount: 1, maximumWorkers: 1)
+        )
         let script = try runner.compile(
             """
             var runs = 0;
             function process(u, c) { runs += 1; if (u === "loop") { for (;;) {} } c("app://" + runs); }
-            """, kind: .script2, name: "loops")
+            """,
+            kind: .script2,
+            name: "loops"
+        )
         #expect(try await runner.run(script, input: "a", network: nil).output.get() == "app://1")
-        #expect(await runner.run(script, input: "loop", network: nil, timeLimit: .milliseconds(100)).output.failureCode == .timeout)
+        #expect(
+            await runner.run(script, input: "loop", network: nil, timeLimit: .milliseconds(100)).output.failureCode
+                == .timeout
+        )
         #expect(try await runner.run(script, input: "b", network: nil).output.get() == "app://1")
     }
 }

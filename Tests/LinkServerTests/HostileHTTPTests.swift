@@ -18,7 +18,10 @@ import Darwin
     /// 1 s in the timing cases and long elsewhere, so that a test delayed by a busy machine is not cut off.
     static let limits = ConnectionLimits(maximumConnections: 12, headerTimeout: .seconds(30))
 
-    static func withLiveServer(headerTimeout: Duration = limits.headerTimeout, _ body: @Sendable @escaping (Int) async throws -> Void) async throws {
+    static func withLiveServer(
+        headerTimeout: Duration = limits.headerTimeout,
+        _ body: @Sendable @escaping (Int) async throws -> Void
+    ) async throws {
         var configuration = ServerConfiguration(port: 0, maximumBodyBytes: 1 << 20, networkEnabled: false)
         configuration.connectionLimits = limits
         configuration.connectionLimits.headerTimeout = headerTimeout
@@ -32,13 +35,18 @@ import Darwin
 
     @Test(.enabled(if: SharedData.isAvailable, SharedData.skipReason))
     func everyHTTPCaseOfTheFileHasAScenario() {
-        #expect(Set(Self.cases) == Set(Self.scenarios.keys), "cases in bad-inputs.json without a scenario here: \(Set(Self.cases).subtracting(Self.scenarios.keys))")
+        #expect(
+            Set(Self.cases) == Set(Self.scenarios.keys),
+            "cases in bad-inputs.json without a scenario here: \(Set(Self.cases).subtracting(Self.scenarios.keys))"
+        )
     }
 
     @Test(.enabled(if: SharedData.isAvailable, SharedData.skipReason), arguments: cases)
     func answersTheHostileRequest(_ id: String) async throws {
         let scenario = try #require(Self.scenarios[id], "no scenario for \(id)")
-        try await Self.withLiveServer(headerTimeout: id == "H06" ? .seconds(1) : Self.limits.headerTimeout) { port in try await scenario(port) }
+        try await Self.withLiveServer(headerTimeout: id == "H06" ? .seconds(1) : Self.limits.headerTimeout) { port in
+            try await scenario(port)
+        }
     }
 
     static let scenarios: [String: @Sendable (Int) async throws -> Void] = [
@@ -54,20 +62,23 @@ import Darwin
             #expect(second.closed)
         },
         "H03": { port in
-            let request = "POST /v1/resolve HTTP/1.1\r\nHost: x\r\nContent-Length: 4\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n"
+            let request =
+                "POST /v1/resolve HTTP/1.1\r\nHost: x\r\nContent-Length: 4\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n"
             let reply = await (try RawConnection(port: port)).exchange(request)
             #expect(reply.text.hasPrefix("HTTP/1.1 400"), "\(reply.text.prefix(200))")
             #expect(reply.closed)
         },
         "H05": { port in
             // 100 MB announced: refused from the head, before any of the body is read.
-            let head = "POST /v1/resolve HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 104857600\r\n\r\n[\"https://a.example/\""
+            let head =
+                "POST /v1/resolve HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 104857600\r\n\r\n[\"https://a.example/\""
             let reply = await (try RawConnection(port: port)).exchange(head)
             #expect(reply.text.hasPrefix("HTTP/1.1 413"), "\(reply.text.prefix(200))")
             #expect(reply.closed)
             // Chunked (no length announced): the route stops reading at the cap and answers 413 too.
             let chunk = String(repeating: "a", count: 65536)
-            let chunked = "POST /v1/resolve HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n"
+            let chunked =
+                "POST /v1/resolve HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n"
                 + String(repeating: "10000\r\n\(chunk)\r\n", count: 20) + "0\r\n\r\n"
             let second = await (try RawConnection(port: port)).exchange(chunked)
             #expect(second.text.hasPrefix("HTTP/1.1 413"), "\(second.text.prefix(200))")
@@ -99,22 +110,31 @@ import Darwin
             #expect(extra.closed)
             idle.removeAll()
             try await Task.sleep(for: .milliseconds(300))
-            let after = await (try RawConnection(port: port)).exchange("GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+            let after = await (try RawConnection(port: port)).exchange(
+                "GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"
+            )
             #expect(after.text.hasPrefix("HTTP/1.1 200"), "\(after.text.prefix(200))")
             // Many more than the cap at once: each is answered or refused, none hangs, the server keeps answering.
             let burst = try (0..<200).map { _ in try RawConnection(port: port) }
             var answers: [Substring] = []
             for connection in burst.prefix(40) {
-                answers.append(await connection.exchange("GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n").text.prefix(12))
+                answers.append(
+                    await connection.exchange("GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n").text
+                        .prefix(12)
+                )
             }
             #expect(answers.allSatisfy { $0 == "HTTP/1.1 200" || $0 == "HTTP/1.1 503" || $0.isEmpty })
             _ = burst
         },
         "H09": { port in
-            let delete = await (try RawConnection(port: port)).exchange("DELETE /v1/resolve HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+            let delete = await (try RawConnection(port: port)).exchange(
+                "DELETE /v1/resolve HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"
+            )
             #expect(delete.text.hasPrefix("HTTP/1.1 405"), "\(delete.text.prefix(200))")
             #expect(delete.text.lowercased().contains("allow: get, post"))
-            let traversal = await (try RawConnection(port: port)).exchange("GET /v1/../../etc/passwd HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+            let traversal = await (try RawConnection(port: port)).exchange(
+                "GET /v1/../../etc/passwd HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"
+            )
             #expect(traversal.text.hasPrefix("HTTP/1.1 404"), "\(traversal.text.prefix(200))")
             #expect(!traversal.text.contains("root:"))
         },
@@ -164,7 +184,9 @@ final class RawConnection: @unchecked Sendable {
         address.sin_port = in_port_t(UInt16(port).bigEndian)
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
         let result = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
         }
         guard result == 0 else {
             close(descriptor)
@@ -220,7 +242,9 @@ final class RawConnection: @unchecked Sendable {
             if count > 0 {
                 received += buffer[0..<count]
                 quiet = ContinuousClock.now
-                if !waitForClose, let text = String(bytes: received, encoding: .utf8), text.contains("\r\n\r\n") { break }
+                if !waitForClose, let text = String(bytes: received, encoding: .utf8), text.contains("\r\n\r\n") {
+                    break
+                }
             } else if count == 0 || (errno != EAGAIN && errno != EWOULDBLOCK) {
                 return Reply(text: String(decoding: received, as: UTF8.self), closed: true)
             }

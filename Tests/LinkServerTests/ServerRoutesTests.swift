@@ -11,7 +11,15 @@ import Testing
 /// The HTTP API in-process (HummingbirdTesting's router client: no sockets).
 @Suite struct ServerRoutesTests {
     static func server(_ manifest: ManifestSource = .bundled) async throws -> SwitchyardServer {
-        try await SwitchyardServer(configuration: ServerConfiguration(port: 0, manifest: manifest, maximumLinkLength: 200, maximumBodyBytes: 4096, maximumBatchSize: 5))
+        try await SwitchyardServer(
+            configuration: ServerConfiguration(
+                port: 0,
+                manifest: manifest,
+                maximumLinkLength: 200,
+                maximumBodyBytes: 4096,
+                maximumBatchSize: 5
+            )
+        )
     }
 
     static func json(_ buffer: ByteBuffer) throws -> [String: Any] {
@@ -27,11 +35,14 @@ import Testing
                 let body = try Self.json(response.body)
                 #expect(body["status"] as? String == "ok")
             }
-            try await client.execute(uri: "/v1/resolve?url=https://www.youtube.com/watch?v%3DdQw4w9WgXcQ", method: .get) { _ in }
+            try await client.execute(uri: "/v1/resolve?url=https://www.youtube.com/watch?v%3DdQw4w9WgXcQ", method: .get)
+            { _ in }
             try await client.execute(uri: "/metrics", method: .get) { response in
                 let text = String(buffer: response.body)
                 #expect(text.contains("switchyard_requests_total{route=\"/v1/resolve\",status=\"200\"} 1"))
-                #expect(text.contains("switchyard_request_duration_seconds_bucket{route=\"/v1/resolve\",le=\"+Inf\"} 1"))
+                #expect(
+                    text.contains("switchyard_request_duration_seconds_bucket{route=\"/v1/resolve\",le=\"+Inf\"} 1")
+                )
             }
         }
     }
@@ -39,12 +50,17 @@ import Testing
     @Test func resolvesALinkWithTheDocumentedShape() async throws {
         let app = try await Self.server().application()
         try await app.test(.router) { client in
-            try await client.execute(uri: "/v1/resolve?url=https://www.youtube.com/watch?v%3DdQw4w9WgXcQ", method: .get) { response in
+            try await client.execute(uri: "/v1/resolve?url=https://www.youtube.com/watch?v%3DdQw4w9WgXcQ", method: .get)
+            { response in
                 #expect(response.status == .ok)
                 let body = try Self.json(response.body)
                 #expect(body["input"] as? String == "https://www.youtube.com/watch?v=dQw4w9WgXcQ")
                 let openings = try #require(body["openings"] as? [[String: Any]])
-                #expect(openings.contains { $0["kind"] as? String == "action" && ($0["url"] as? String)?.hasPrefix("youtube") == true })
+                #expect(
+                    openings.contains {
+                        $0["kind"] as? String == "action" && ($0["url"] as? String)?.hasPrefix("youtube") == true
+                    }
+                )
                 #expect(openings.allSatisfy { $0["needsScript"] is Bool && $0["title"] is String })
             }
         }
@@ -75,7 +91,9 @@ import Testing
     @Test func batchResolvesInOrderAndReportsBadEntries() async throws {
         let app = try await Self.server().application()
         try await app.test(.router) { client in
-            let body = ByteBuffer(string: #"{"urls": ["https://github.com/apple/swift", "not a link"], "platform": "phone"}"#)
+            let body = ByteBuffer(
+                string: #"{"urls": ["https://github.com/apple/swift", "not a link"], "platform": "phone"}"#
+            )
             try await client.execute(uri: "/v1/resolve", method: .post, body: body) { response in
                 #expect(response.status == .ok)
                 let results = try #require(try Self.json(response.body)["results"] as? [[String: Any]])
@@ -86,7 +104,8 @@ import Testing
             try await client.execute(uri: "/v1/resolve", method: .post, body: ByteBuffer(string: "{nope")) { response in
                 #expect(response.status == .badRequest)
             }
-            let six = #"{"urls": ["https://a.com/","https://a.com/","https://a.com/","https://a.com/","https://a.com/","https://a.com/"]}"#
+            let six =
+                #"{"urls": ["https://a.com/","https://a.com/","https://a.com/","https://a.com/","https://a.com/","https://a.com/"]}"#
             try await client.execute(uri: "/v1/resolve", method: .post, body: ByteBuffer(string: six)) { response in
                 #expect(response.status == .contentTooLarge)
             }
@@ -120,7 +139,10 @@ import Testing
     @Test func parsesXCallbackURLs() async throws {
         let app = try await Self.server().application()
         try await app.test(.router) { client in
-            let good = ByteBuffer(string: #"{"url": "bear://x-callback-url/create?x-success=myapp%3A%2F%2Fdone%3Fx%3D1&title=Hi%20there"}"#)
+            let good = ByteBuffer(
+                string:
+                    #"{"url": "bear://x-callback-url/create?x-success=myapp%3A%2F%2Fdone%3Fx%3D1&title=Hi%20there"}"#
+            )
             try await client.execute(uri: "/v1/xcallback/parse", method: .post, body: good) { response in
                 #expect(response.status == .ok)
                 let body = try Self.json(response.body)
@@ -140,13 +162,20 @@ import Testing
         let version = Version()
         let server = try await LoopbackHTTPServer.start { _ in
             let format = await version.current == 1 ? "a://$1" : "b://$1"
-            let body = #"{"apps": [{"identifier": "a", "name": "A", "scheme": "a"}], "actions": [{"regex": "https://a\\.example/(\\d+)", "formats": [{"appId": "a", "format": "\#(format)"}]}]}"#
+            let body =
+                #"{"apps": [{"identifier": "a", "name": "A", "scheme": "a"}], "actions": [{"regex": "https://a\\.example/(\\d+)", "formats": [{"appId": "a", "format": "\#(format)"}]}]}"#
             return .text(body, headers: [.init("ETag", "\"v\(await version.current)\"")])
         }
         defer { Task { await server.stop() } }
         let cache = FileManager.default.temporaryDirectory.appendingPathComponent("serve-cache-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: cache) }
-        let configuration = ServerConfiguration(port: 0, manifest: .url(server.url("/rules.json")), reloadInterval: .milliseconds(1), allowPrivateAddresses: true, cacheDirectory: cache)
+        let configuration = ServerConfiguration(
+            port: 0,
+            manifest: .url(server.url("/rules.json")),
+            reloadInterval: .milliseconds(1),
+            allowPrivateAddresses: true,
+            cacheDirectory: cache
+        )
         let app = try await SwitchyardServer(configuration: configuration)
         #expect(try app.store.rules.resolve("https://a.example/7").openings.first?.url == "a://7")
         await version.bump()
@@ -163,11 +192,18 @@ import Testing
     @Test func choosesBetweenInstalledApps() async throws {
         let app = try await Self.server().application()
         try await app.test(.router) { client in
-            try await client.execute(uri: "/v1/choose?type=maps&action=search&param=query%3DZ%C3%BCrich&installed=maps,comgooglemaps", method: .get) { response in
+            try await client.execute(
+                uri: "/v1/choose?type=maps&action=search&param=query%3DZ%C3%BCrich&installed=maps,comgooglemaps",
+                method: .get
+            ) { response in
                 #expect(response.status == .ok)
                 let body = try Self.json(response.body)
                 let choices = try #require(body["choices"] as? [[String: Any]])
-                #expect(choices.compactMap { $0["url"] as? String } == ["maps://?q=Z%C3%BCrich", "comgooglemaps://?q=Z%C3%BCrich"])
+                #expect(
+                    choices.compactMap { $0["url"] as? String } == [
+                        "maps://?q=Z%C3%BCrich", "comgooglemaps://?q=Z%C3%BCrich",
+                    ]
+                )
             }
             try await client.execute(uri: "/v1/choose?type=fax&action=send", method: .get) { response in
                 #expect(response.status == .notFound)
@@ -176,11 +212,14 @@ import Testing
     }
 
     @Test func reloadSwapsGoodRulesAndKeepsThemWhenANewFileIsBad() async throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("switchyard-reload-\(UUID().uuidString)")
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "switchyard-reload-\(UUID().uuidString)"
+        )
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let file = directory.appendingPathComponent("rules.json")
-        let good = #"{"apps": [{"identifier": "a", "name": "A", "scheme": "a"}], "actions": [{"regex": "https://a\\.example/(\\d+)", "testInputs": ["https://a.example/1"], "formats": [{"appId": "a", "format": "a://$1", "testResults": ["a://1"]}]}]}"#
+        let good =
+            #"{"apps": [{"identifier": "a", "name": "A", "scheme": "a"}], "actions": [{"regex": "https://a\\.example/(\\d+)", "testInputs": ["https://a.example/1"], "formats": [{"appId": "a", "format": "a://$1", "testResults": ["a://1"]}]}]}"#
         try Data(good.utf8).write(to: file)
         let server = try await Self.server(.file(file.path))
         #expect(server.store.generation == 1)

@@ -165,10 +165,12 @@ struct JavaScriptMinifierTests {
 
     @Test func tokenizerKinds() throws {
         let tokens = try #require(JavaScriptTokenizer.tokenize("x = /a/g.test('s') / 2 + `t${1}`\ny"))
-        #expect(tokens.map(\.kind) == [
-            .word, .punctuator, .regex, .punctuator, .word, .punctuator, .string, .punctuator, .punctuator, .number,
-            .punctuator, .template, .word,
-        ])
+        #expect(
+            tokens.map(\.kind) == [
+                .word, .punctuator, .regex, .punctuator, .word, .punctuator, .string, .punctuator, .punctuator, .number,
+                .punctuator, .template, .word,
+            ]
+        )
         #expect(tokens.map(\.text).last == "y")
         #expect(tokens.last?.newlineBefore == true)
         #expect(tokens.dropLast().allSatisfy { !$0.newlineBefore })

@@ -16,14 +16,21 @@ import Testing
         let original = RuleSet(try ToolingFixture.loaded(text))
         let rewrittenRules = try RuleSet.load(rewritten, file: "rewritten.json")
         #expect(rewrittenRules.errors.isEmpty, "\(rewrittenRules.errors)")
-        return await ManifestEquivalence.check(original: original, rewritten: rewrittenRules, engine: ScriptEngine(fetcher: nil))
+        return await ManifestEquivalence.check(
+            original: original,
+            rewritten: rewrittenRules,
+            engine: ScriptEngine(fetcher: nil)
+        )
     }
 
     // MARK: Minify
 
     @Test func minifyKeepsWhatClientsReadAndProvesItOnTheOriginalsTests() async throws {
         let result = ManifestMinifier().minify(try Self.root())
-        #expect(!result.text.contains("testInputs") && !result.text.contains("testResults") && !result.text.contains("\"tests\""))
+        #expect(
+            !result.text.contains("testInputs") && !result.text.contains("testResults")
+                && !result.text.contains("\"tests\"")
+        )
         #expect(!result.text.contains("docs"))
         #expect(!result.text.contains("\n"))
         #expect(result.text.contains(#""new":true"#))
@@ -53,12 +60,20 @@ import Testing
     }
 
     @Test func stripForBundleDropsLegacyScriptBesideScript2AndStoreExtras() throws {
-        let text = try ToolingFixture.seeded(#""appId": "quill","#, #""appId": "quill", "script": "function process(u, c) { c(u); }","#)
-            .replacingOccurrences(of: #""storeId": 100000001,"#, with: #""storeId": 100000001, "iconURL": "https://i.invalid/p.png", "macStoreId": 5,"#)
+        let text = try ToolingFixture.seeded(
+            #""appId": "quill","#,
+            #""appId": "quill", "script": "function process(u, c) { c(u); }","#
+        )
+        .replacingOccurrences(
+            of: #""storeId": 100000001,"#,
+            with: #""storeId": 100000001, "iconURL": "https://i.invalid/p.png", "macStoreId": 5,"#
+        )
         let bundle = ManifestMinifier(options: .init(stripForBundle: true)).minify(try Self.root(text))
         #expect(!bundle.text.contains(#""script":"#))
         #expect(bundle.text.contains(#""script2":"#))
-        #expect(!bundle.text.contains("iconURL") && !bundle.text.contains("macStoreId") && !bundle.text.contains(#""new""#))
+        #expect(
+            !bundle.text.contains("iconURL") && !bundle.text.contains("macStoreId") && !bundle.text.contains(#""new""#)
+        )
         #expect(bundle.text.contains(#""storeId":100000001"#))
         let plain = ManifestMinifier().minify(try Self.root(text))
         #expect(plain.text.contains(#""script":"#) && plain.text.contains("iconURL"))
@@ -66,7 +81,10 @@ import Testing
 
     @Test func schemeWithSlashesBecomesColonAndEmptyActionsGo() throws {
         let text = try ToolingFixture.seeded(#""scheme": "quill","#, #""scheme": "quill://","#)
-            .replacingOccurrences(of: #""actions": ["#, with: #""actions": [{"title": "Empty", "regex": "x", "formats": []},"#)
+            .replacingOccurrences(
+                of: #""actions": ["#,
+                with: #""actions": [{"title": "Empty", "regex": "x", "formats": []},"#
+            )
         let result = ManifestMinifier().minify(try Self.root(text))
         #expect(result.text.contains(#""scheme":"quill:""#))
         #expect(!result.text.contains("Empty"))
@@ -81,7 +99,10 @@ import Testing
     }
 
     @Test func aChangedRuleIsCaughtByTheEquivalenceCheck() async throws {
-        let changed = ManifestMinifier().minify(try Self.root()).text.replacingOccurrences(of: "pebble://post/$2", with: "pebble://p/$2")
+        let changed = ManifestMinifier().minify(try Self.root()).text.replacingOccurrences(
+            of: "pebble://post/$2",
+            with: "pebble://p/$2"
+        )
         let report = try await Self.equivalence(original: ToolingFixture.manifest, rewritten: changed)
         #expect(!report.isEquivalent)
         #expect(report.differences.count == 2)
@@ -95,9 +116,16 @@ import Testing
         let result = ManifestMinifier().minify(try #require(loaded.root))
         #expect(result.text.utf8.count < result.keyStrippedBytes)
         #expect(result.scriptsMinified >= 190)
-        let report = await ManifestEquivalence.check(original: RuleSet(loaded), rewritten: try RuleSet.load(result.text), engine: ScriptEngine(fetcher: nil))
+        let report = await ManifestEquivalence.check(
+            original: RuleSet(loaded),
+            rewritten: try RuleSet.load(result.text),
+            engine: ScriptEngine(fetcher: nil)
+        )
         #expect(report.isEquivalent, "\(report.differences.prefix(5))")
-        #expect(report.rewritten.passed == report.original.passed && report.rewritten.failed == report.original.failed && report.rewritten.skipped == report.original.skipped)
+        #expect(
+            report.rewritten.passed == report.original.passed && report.rewritten.failed == report.original.failed
+                && report.rewritten.skipped == report.original.skipped
+        )
         #expect(report.original.results.count == 2120)
     }
 
@@ -121,7 +149,10 @@ import Testing
     @Test func droppingUnsupportedContentWarnsForEachItem() throws {
         let result = ManifestMigrator(to: .v1, unsupported: .drop).migrate(try ToolingFixture.loaded())
         let text = JSONWriter().write(result.root)
-        #expect(!text.contains("browsers") && !text.contains("previews") && !text.contains("redirect") && !text.contains("script2"))
+        #expect(
+            !text.contains("browsers") && !text.contains("previews") && !text.contains("redirect")
+                && !text.contains("script2")
+        )
         #expect(!text.contains("Open Note"))  // its only format was a script2
         let pointers = result.warnings.map(\.pointer)
         #expect(pointers.contains("/browsers") && pointers.contains("/previews") && pointers.contains("/redirects"))
@@ -143,7 +174,8 @@ import Testing
     }
 
     @Test func nonNumericStoreIdCannotBecomeAVersion5Number() throws {
-        let text = #"{"apps": [{"identifier": "a", "displayName": "A", "scheme": "a://", "storeIdentifier": "id12"}], "actions": []}"#
+        let text =
+            #"{"apps": [{"identifier": "a", "displayName": "A", "scheme": "a://", "storeIdentifier": "id12"}], "actions": []}"#
         let result = ManifestMigrator(to: .v5, unsupported: .drop).migrate(try ManifestLoader().load(text))
         #expect(!JSONWriter().write(result.root).contains("storeId"))
         #expect(result.warnings.map(\.pointer) == ["/apps/0/storeIdentifier"])
@@ -190,6 +222,9 @@ import Testing
             let written = JSONWriter(style: style).write(node)
             #expect(try JSONReader().parse(written).withoutPositions == node.withoutPositions)
         }
-        #expect(JSONWriter(style: .compact).write(node) == #"{"b":[1.50,12345678901234567890,true,null],"a":"q\"\\\n\u0001é/","c":{}}"#)
+        #expect(
+            JSONWriter(style: .compact).write(node)
+                == #"{"b":[1.50,12345678901234567890,true,null],"a":"q\"\\\n\u0001é/","c":{}}"#
+        )
     }
 }

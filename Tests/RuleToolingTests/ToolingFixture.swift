@@ -102,7 +102,9 @@ enum ToolingFixture {
     /// The fixture with `old` replaced by `new` (exactly once; a fixture edit that no longer applies fails loudly).
     static func seeded(_ old: String, _ new: String) throws -> String {
         let parts = manifest.components(separatedBy: old)
-        guard parts.count == 2 else { throw FixtureError(description: "\"\(old)\" occurs \(parts.count - 1) times in the fixture") }
+        guard parts.count == 2 else {
+            throw FixtureError(description: "\"\(old)\" occurs \(parts.count - 1) times in the fixture")
+        }
         return parts.joined(separator: new)
     }
 

@@ -20,7 +20,9 @@ import Testing
 
     @Test(.enabled(if: SharedData.isAvailable, SharedData.skipReason))
     func printsATableOfOpeningsForATweet() throws {
-        let output = try SwitchyardProcess.run(["resolve", "--no-scripts", "--offline", "--manifest", try Self.manifestPath(), Self.tweet])
+        let output = try SwitchyardProcess.run([
+            "resolve", "--no-scripts", "--offline", "--manifest", try Self.manifestPath(), Self.tweet,
+        ])
         #expect(output.status == 0, "\(output.stderr)")
         #expect(output.stderr.isEmpty)
         let lines = output.stdout.split(separator: "\n").map {
@@ -37,7 +39,9 @@ import Testing
 
     @Test(.enabled(if: SharedData.isAvailable, SharedData.skipReason))
     func rendersScriptOpeningsOfflineWhenTheyNeedNoNetwork() throws {
-        let output = try SwitchyardProcess.run(["resolve", "--json", "--offline", "--manifest", try Self.manifestPath(), Self.tweet])
+        let output = try SwitchyardProcess.run([
+            "resolve", "--json", "--offline", "--manifest", try Self.manifestPath(), Self.tweet,
+        ])
         #expect(output.status == 0, "\(output.stderr)")
         let document = try #require(try JSONSerialization.jsonObject(with: Data(output.stdout.utf8)) as? [String: Any])
         let openings = try #require(document["openings"] as? [[String: Any]])
@@ -48,7 +52,9 @@ import Testing
 
     @Test(.enabled(if: SharedData.isAvailable, SharedData.skipReason))
     func printsTheDocumentedJSONShapeForATweet() throws {
-        let output = try SwitchyardProcess.run(["resolve", "--json", "--no-scripts", "--offline", "--manifest", try Self.manifestPath(), Self.tweet])
+        let output = try SwitchyardProcess.run([
+            "resolve", "--json", "--no-scripts", "--offline", "--manifest", try Self.manifestPath(), Self.tweet,
+        ])
         #expect(output.status == 0, "\(output.stderr)")
         let document = try #require(try JSONSerialization.jsonObject(with: Data(output.stdout.utf8)) as? [String: Any])
         #expect(document["input"] as? String == Self.tweet)

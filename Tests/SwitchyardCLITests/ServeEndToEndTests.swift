@@ -38,7 +38,10 @@ import FoundationNetworking
             while port == nil, Date() < deadline, process.isRunning {
                 let chunk = log.fileHandleForReading.availableData
                 output += String(decoding: chunk, as: UTF8.self)
-                if let range = output.range(of: #"listening on http://127\.0\.0\.1:(\d+)/"#, options: .regularExpression) {
+                if let range = output.range(
+                    of: #"listening on http://127\.0\.0\.1:(\d+)/"#,
+                    options: .regularExpression
+                ) {
                     port = Int(output[range].split(separator: ":").last?.dropLast() ?? "")
                 }
             }
@@ -68,7 +71,9 @@ import FoundationNetworking
     @Test func servesTheAPIOverLoopbackAndShutsDownGracefully() async throws {
         let server = try RunningServer()
         defer { server.stop() }
-        let (status, data) = try await Self.get("http://127.0.0.1:\(server.port)/v1/resolve?url=https%3A%2F%2Ftwitter.com%2Fjack%2Fstatus%2F20")
+        let (status, data) = try await Self.get(
+            "http://127.0.0.1:\(server.port)/v1/resolve?url=https%3A%2F%2Ftwitter.com%2Fjack%2Fstatus%2F20"
+        )
         #expect(status == 200)
         let body = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
         let openings = try #require(body["openings"] as? [[String: Any]])
@@ -79,9 +84,16 @@ import FoundationNetworking
         #expect(server.process.terminationReason == .exit)
     }
 
-    static let chromium: String? = ["/usr/bin/chromium", "/usr/bin/chromium-browser"].first { FileManager.default.isExecutableFile(atPath: $0) }
+    static let chromium: String? = ["/usr/bin/chromium", "/usr/bin/chromium-browser"].first {
+        FileManager.default.isExecutableFile(atPath: $0)
+    }
 
-    @Test(.enabled(if: chromium != nil || SharedData.isCI, "chromium is not installed (scripts/test installs it on CI); browser test skipped"))
+    @Test(
+        .enabled(
+            if: chromium != nil || SharedData.isCI,
+            "chromium is not installed (scripts/test installs it on CI); browser test skipped"
+        )
+    )
     func playgroundShowsOpeningsInARealBrowser() async throws {
         let browser = try #require(Self.chromium, "chromium must be installed on CI (scripts/test installs it)")
         let server = try RunningServer()
@@ -91,7 +103,10 @@ import FoundationNetworking
         try FileManager.default.createDirectory(at: outputDirectory, withIntermediateDirectories: true)
         let screenshot = outputDirectory.appendingPathComponent("playground.png")
         try? FileManager.default.removeItem(at: screenshot)
-        let common = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--virtual-time-budget=8000", "--user-data-dir=\(outputDirectory.path)/chromium-profile"]
+        let common = [
+            "--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--virtual-time-budget=8000",
+            "--user-data-dir=\(outputDirectory.path)/chromium-profile",
+        ]
         // The page fills the form from ?url= and submits it, as a user would; the DOM after the fetches is checked.
         let dom = try Self.run(browser, common + ["--dump-dom", page])
         #expect(dom.contains("data-state=\"done\""))

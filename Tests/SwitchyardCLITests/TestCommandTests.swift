@@ -28,7 +28,12 @@ import Testing
         #expect(count("script", "passed") == 279)
         #expect(report["failed"] as? Int == 12)
         let failures = results.filter { $0["status"] as? String == "failed" }
-        #expect(failures.allSatisfy { ($0["location"] as? String)?.hasPrefix("/actions/218/") == true && $0["reason"] as? String == "the regex does not match the input" })
+        #expect(
+            failures.allSatisfy {
+                ($0["location"] as? String)?.hasPrefix("/actions/218/") == true
+                    && $0["reason"] as? String == "the regex does not match the input"
+            }
+        )
         // Offline by default: scripts that call the network are skipped, each with its reason.
         let skipped = results.filter { $0["status"] as? String == "skipped" }
         #expect(skipped.count == report["skipped"] as? Int)

@@ -31,14 +31,20 @@ import FoundationXML
         #expect(lines.count == 3)
         #expect(lines.first?.hasPrefix("\(path):6:51: error: test input 1 \"https://b.example/2\"") == true)
         #expect(lines.first?.hasSuffix("[E_STALE_TEST at /actions/0/testInputs/1]") == true)
-        #expect(output.stdout.contains("\(path):7:50: error: the template \"a://$2\" uses $2 but the regex has only 1 capture groups"))
+        #expect(
+            output.stdout.contains(
+                "\(path):7:50: error: the template \"a://$2\" uses $2 but the regex has only 1 capture groups"
+            )
+        )
         #expect(output.stdout.contains("[E_GROUP_REF at /actions/0/formats/0/format]"))
         #expect(output.stdout.contains("\(path): 2 errors, 0 warnings"))
         let json = try SwitchyardProcess.run(["lint", "--json", path])
         let report = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
         #expect(report["errorCount"] as? Int == 2)
         let diagnostics = try #require(report["diagnostics"] as? [[String: Any]])
-        #expect(diagnostics.map { $0["pointer"] as? String } == ["/actions/0/testInputs/1", "/actions/0/formats/0/format"])
+        #expect(
+            diagnostics.map { $0["pointer"] as? String } == ["/actions/0/testInputs/1", "/actions/0/formats/0/format"]
+        )
     }
 
     @Test func lintOfTheBundledRulesIsClean() throws {
@@ -102,13 +108,20 @@ import FoundationXML
 
     @Test func outputReplacesAnExistingFileWhole() throws {
         let directory = try TemporaryDirectory()
-        let path = try directory.write(Self.broken.replacingOccurrences(of: "a://$2", with: "a://$1"), named: "rules.json")
+        let path = try directory.write(
+            Self.broken.replacingOccurrences(of: "a://$2", with: "a://$1"),
+            named: "rules.json"
+        )
         let target = try directory.write("old contents", named: "out.json")
         let output = try SwitchyardProcess.run(["migrate", path, "--to", "v3", "-o", target])
         #expect(output.status == 0, "\(output.stderr)")
         let written = try String(contentsOfFile: target, encoding: .utf8)
         #expect(written.contains(#""appIdentifier": "a""#))
-        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.url.path).sorted() == ["out.json", "rules.json"])
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: directory.url.path).sorted() == [
+                "out.json", "rules.json",
+            ]
+        )
     }
 
     @Test func migrateRejectsAnUnknownVersion() throws {
@@ -119,7 +132,10 @@ import FoundationXML
 
     @Test func junitOutputIsXMLWithEveryCase() throws {
         let directory = try TemporaryDirectory()
-        let path = try directory.write(Self.broken.replacingOccurrences(of: "a://$2", with: "a://$1"), named: "rules.json")
+        let path = try directory.write(
+            Self.broken.replacingOccurrences(of: "a://$2", with: "a://$1"),
+            named: "rules.json"
+        )
         let junit = directory.url.appendingPathComponent("report.xml")
         let output = try SwitchyardProcess.run(["test", path, "--junit", junit.path])
         #expect(output.status == 1)

@@ -17,7 +17,12 @@ package enum RuleFixture {
         """#
 
     /// The manifest text with the fixture apps and the given JSON fragments.
-    package static func text(actions: String = "[]", browsers: String = "[]", previews: String = "[]", redirects: String = "{}")
+    package static func text(
+        actions: String = "[]",
+        browsers: String = "[]",
+        previews: String = "[]",
+        redirects: String = "{}"
+    )
         -> String
     {
         #"{"apps": \#(apps), "actions": \#(actions), "browsers": \#(browsers), "previews": \#(previews), "redirects": \#(redirects)}"#
@@ -51,7 +56,11 @@ package enum RuleFixture {
 
 extension RuleSet {
     /// The synchronous resolution of a link written as text (the normaliser must accept it).
-    package func resolve(_ text: String, options: MatchOptions = MatchOptions(), trace: Bool = false) throws -> Resolution {
+    package func resolve(
+        _ text: String,
+        options: MatchOptions = MatchOptions(),
+        trace: Bool = false
+    ) throws -> Resolution {
         resolve(try Link(text), options: options, trace: trace)
     }
 

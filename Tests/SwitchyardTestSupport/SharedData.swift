@@ -13,7 +13,8 @@ public enum SharedData {
     /// The `shared/data` folder, if it exists.
     public static let directory: URL? = {
         let environment = ProcessInfo.processInfo.environment
-        let candidate = environment["SWITCHYARD_SHARED_DATA"].map { URL(fileURLWithPath: $0) }
+        let candidate =
+            environment["SWITCHYARD_SHARED_DATA"].map { URL(fileURLWithPath: $0) }
             ?? packageRoot.deletingLastPathComponent().appendingPathComponent("shared/data")
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: candidate.path, isDirectory: &isDirectory), isDirectory.boolValue
@@ -28,7 +29,8 @@ public enum SharedData {
     public static let isCI: Bool = ProcessInfo.processInfo.environment["CI"] == "true"
 
     /// The message shown for tests disabled because the data is absent.
-    public static let skipReason: Comment = "../shared/data is absent (set SWITCHYARD_SHARED_DATA); reference-data tests skipped"
+    public static let skipReason: Comment =
+        "../shared/data is absent (set SWITCHYARD_SHARED_DATA); reference-data tests skipped"
 
     /// The URL of a file in the data folder, or nil when the folder is absent.
     public static func url(_ name: String) -> URL? {

@@ -1,7 +1,7 @@
-import WebLinks
 import LinkMatching
 import LinkResolver
 import Testing
+import WebLinks
 
 /// The input-link normaliser: what it refuses, and that normalising an accepted link again changes nothing.
 @Suite struct LinkTests {
