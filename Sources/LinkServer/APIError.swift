@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
+import LinkResolver
 
 /// An error answered as JSON `{"error": {"code", "message"}}` with its HTTP status.
 public struct APIError: Error, Sendable, HTTPResponseError {
@@ -35,9 +36,7 @@ public struct APIError: Error, Sendable, HTTPResponseError {
 
     /// The JSON body with the status and headers.
     public func response(from request: Request, context: some RequestContext) throws -> Response {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        let data = try encoder.encode(ErrorBody(error: .init(code: code, message: message)))
+        let data = try DocumentEncoder.json().encode(ErrorBody(error: .init(code: code, message: message)))
         return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: data)))
     }
 }

@@ -226,9 +226,7 @@ public struct ServerRoutes: Sendable {
     }
 
     func json(_ value: some Encodable) throws -> Response {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        let data = try encoder.encode(value)
+        let data = try DocumentEncoder.json().encode(value)
         return Response(
             status: .ok,
             headers: [.contentType: "application/json; charset=utf-8"],

@@ -56,10 +56,7 @@ struct ManifestOptions: ParsableArguments {
 /// Prints a value as JSON on standard output.
 enum JSONOutput {
     static func encoder(pretty: Bool) -> JSONEncoder {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting =
-            pretty ? [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes] : [.sortedKeys, .withoutEscapingSlashes]
-        return encoder
+        DocumentEncoder.json(pretty: pretty)
     }
 
     static func print(_ value: some Encodable, pretty: Bool = true) throws {
