@@ -1,29 +1,80 @@
 import Foundation
 
-/// A link in its canonical form: what every rule, script and fetch sees. Only the normaliser (``init(_:maximumLength:)``)
-/// makes one, so a value of this type has passed its checks.
+/// A web link in its one canonical form: what every redirect rule, regex, script, fetch and output sees.
 ///
-/// Why here, first: a raw newline would let a caller forge the `URL + "\n" + headers JSON` input of `headers`
-/// rules (Swift's `URL(string:)` percent-encodes it instead of failing), an over-long link would make regexes
-/// slow, and two spellings of one host (Unicode and punycode, a trailing dot) must match the same rules.
+/// Only the parser makes one (``init(_:maximumLength:)``), so a value of this type has passed every check, and
+/// parsing its own ``text`` again gives the same link. The canonical form:
+/// - scheme `http` or `https`, lower-cased; other schemes are refused (Switchyard resolves web links);
+/// - host lower-cased; international names in punycode; WHATWG's IPv4 number forms (`2130706433`, `0x7f.1`) as the
+///   dotted address they name; IPv6 compressed; one trailing dot dropped;
+/// - the scheme's default port dropped;
+/// - in path, query and fragment, the ASCII characters the WHATWG URL Standard percent-encodes (space, `"`, `<`,
+///   `>`, `` ` ``, `{`, `}`, and `'` in the query) and every invisible format character (bidirectional controls,
+///   zero-width characters) percent-encoded; everything else as written, other non-ASCII letters included (the
+///   manifests' rules and tests are written against them, as Opener's are).
+///
+/// A link whose text could be read as naming a different host by a browser and by an HTTP client is refused, never
+/// matched as one host and fetched as another: backslashes before the query, user names (`user@host`), percent
+/// escapes in the host, slashes other than exactly two after the scheme, control characters anywhere. As a last
+/// check, Foundation's `URL`, the parser AsyncHTTPClient and URLSession use, must read the canonical text as the same
+/// host and port.
 public struct Link: Sendable, Hashable, CustomStringConvertible, Codable {
     /// The longest link accepted, in UTF-8 bytes (browsers and servers commonly cap near 8 KiB).
     public static let maximumLength = 8192
 
     /// The canonical text.
     public let text: String
+    /// `http` or `https`.
+    public let scheme: String
+    /// The canonical host: a lower-case ASCII name, a dotted IPv4 address, or a bracketed IPv6 address.
+    public let host: String
+    /// The port when it is not the scheme's default.
+    public let port: Int?
+
+    /// The port a connection uses.
+    public var effectivePort: Int { port ?? (scheme == "https" ? 443 : 80) }
+
+    /// The host without IPv6 brackets, as a resolver or a socket takes it.
+    public var hostName: String {
+        host.hasPrefix("[") && host.hasSuffix("]") ? String(host.dropFirst().dropLast()) : host
+    }
+
+    /// The text as sent on the wire: the canonical text with its remaining non-ASCII characters percent-encoded
+    /// (UTF-8); what the HTTP client is given, and what Foundation's `URL` was checked to read as ``host``.
+    public let requestText: String
 
     /// The link as text.
     public var description: String { text }
 
-    /// Normalises `raw`: trimmed of ASCII whitespace; for http(s), the host in lower case, in punycode, without a
-    /// trailing dot. Everything else (path, query, invalid escapes such as `%zz`) is passed through unchanged.
-    /// Normalising a link's own text gives the same link.
+    /// Parses and canonicalises `raw`, trimmed of surrounding ASCII whitespace.
     public init(_ raw: String, maximumLength: Int = Link.maximumLength) throws(LinkError) {
-        text = try Self.normalize(raw, maximumLength: maximumLength)
+        let parts = try LinkParser(raw, maximumLength: maximumLength).parse()
+        text = parts.text
+        requestText = parts.requestText
+        scheme = parts.scheme
+        host = parts.host
+        port = parts.port
     }
 
-    /// Decodes a link's text and normalises it.
+    /// Resolves a redirect's `Location` (absolute, scheme-relative `//host/x`, or relative `/x`, `../y`) against
+    /// the link that sent it, and parses the result like any link.
+    public init(resolving location: String, against base: Link) throws(LinkError) {
+        let trimmed = location.trimmingCharacters(in: .whitespaces)
+        if let problem = LinkParser.firstForbiddenScalar(in: trimmed) {
+            throw LinkError(code: .controlCharacter, message: "the location \(problem)")
+        }
+        guard let baseURL = URL(string: base.requestText),
+            let resolved = URL(string: trimmed, relativeTo: baseURL)?.absoluteString
+        else {
+            throw LinkError(
+                code: .notAbsolute,
+                message: "the location \"\(LinkParser.preview(trimmed))\" cannot be read as a URL"
+            )
+        }
+        try self.init(resolved)
+    }
+
+    /// Decodes a link's text and parses it.
     public init(from decoder: any Decoder) throws {
         self = try Link(try decoder.singleValueContainer().decode(String.self))
     }
@@ -34,152 +85,9 @@ public struct Link: Sendable, Hashable, CustomStringConvertible, Codable {
         try container.encode(text)
     }
 
-    private static func normalize(_ raw: String, maximumLength: Int) throws(LinkError) -> String {
-        let link = raw.trimmingCharacters(in: CharacterSet(charactersIn: " \t\n\r\u{0C}"))
-        guard !link.isEmpty else { throw LinkError(code: .empty, message: "the link is empty") }
-        guard link.utf8.count <= maximumLength else {
-            throw LinkError(
-                code: .tooLong,
-                message: "the link has \(link.utf8.count) bytes, more than the limit of \(maximumLength)"
-            )
-        }
-        if let offset = link.unicodeScalars.firstIndex(where: isForbidden) {
-            let position = link.unicodeScalars.distance(from: link.unicodeScalars.startIndex, to: offset)
-            let value = String(link.unicodeScalars[offset].value, radix: 16, uppercase: true)
-            throw LinkError(
-                code: .controlCharacter,
-                message: "the link contains the control character U+\(value) at character \(position + 1)"
-            )
-        }
-        guard let colon = link.firstIndex(of: ":"), isScheme(link[..<colon]) else {
-            throw LinkError(
-                code: .notAbsolute,
-                message: "\"\(preview(link))\" is not an absolute URL: it needs a scheme such as https:"
-            )
-        }
-        let scheme = link[..<colon].lowercased()
-        guard scheme == "http" || scheme == "https" else { return link }
-        return try normalizeWeb(link, schemeEnd: colon)
-    }
+    /// Two links are equal when their canonical texts are.
+    public static func == (lhs: Link, rhs: Link) -> Bool { lhs.text == rhs.text }
 
-    /// http(s) links: authority checks and the canonical host form.
-    private static func normalizeWeb(_ link: String, schemeEnd: String.Index) throws(LinkError) -> String {
-        let afterScheme = link[link.index(after: schemeEnd)...]
-        guard afterScheme.hasPrefix("//") else {
-            throw LinkError(code: .notAbsolute, message: "\"\(preview(link))\" has no host: write scheme://host/…")
-        }
-        let authorityStart = afterScheme.index(afterScheme.startIndex, offsetBy: 2)
-        let authorityEnd =
-            afterScheme[authorityStart...].firstIndex { $0 == "/" || $0 == "?" || $0 == "#" } ?? afterScheme.endIndex
-        let authority = afterScheme[authorityStart..<authorityEnd]
-        let atSigns = authority.count { $0 == "@" }
-        guard atSigns <= 1 else {
-            throw LinkError(
-                code: .userinfo,
-                message: "the authority \"\(authority)\" has \(atSigns) '@' signs, so its real host is ambiguous"
-            )
-        }
-        let userinfo = atSigns == 1 ? authority[..<(authority.firstIndex(of: "@") ?? authority.startIndex)] + "@" : ""
-        var hostPort =
-            atSigns == 1
-            ? authority[authority.index(after: authority.firstIndex(of: "@") ?? authority.startIndex)...] : authority
-        var port = ""
-        // The port starts at the first colon after the host (after the `]` of an IPv6 literal), as browsers read
-        // it: `a.com:http:` has the port `http:`, not the host `a.com:http` with an empty port.
-        let hostEnd =
-            hostPort.hasPrefix("[") ? (hostPort.firstIndex(of: "]") ?? hostPort.endIndex) : hostPort.startIndex
-        if let portColon = hostPort[hostEnd...].firstIndex(of: ":") {
-            port = String(hostPort[hostPort.index(after: portColon)...])
-            hostPort = hostPort[..<portColon]
-            guard
-                port.isEmpty
-                    || (port.allSatisfy(\.isASCII) && port.allSatisfy(\.isNumber) && (Int(port) ?? 70000) <= 65535)
-            else {
-                throw LinkError(code: .badPort, message: "the port \"\(port)\" is not a number from 0 to 65535")
-            }
-        }
-        // Hosts are case-insensitive; rules are written in lower case.
-        var host = hostPort.lowercased()
-        guard !host.isEmpty else {
-            throw LinkError(code: .notAbsolute, message: "\"\(preview(link))\" has an empty host")
-        }
-        // No host has a space (browsers refuse one), and dropping a trailing dot after it would leave the link
-        // ending in whitespace, which the next normalisation would trim.
-        guard !host.contains(" ") else {
-            throw LinkError(code: .badHost, message: "the host \"\(hostPort)\" contains a space")
-        }
-        if !host.allSatisfy(\.isASCII) {
-            // One host form everywhere: punycode, as URL.host gives it, so a look-alike Unicode host never
-            // matches the ASCII rules of the service it imitates. URL.host also decodes percent-escapes (`%41`
-            // would become `A`, `%20` a space), so a host that mixes them with non-ASCII letters is refused.
-            guard !host.contains("%"), let ascii = URL(string: "http://\(host)/")?.host, ascii.allSatisfy(\.isASCII)
-            else {
-                throw LinkError(
-                    code: .badHost,
-                    message: "the host \"\(host)\" is not a valid international domain name"
-                )
-            }
-            host = ascii
-        }
-        // After the conversion, which maps an ideographic full stop (`。`) to a dot.
-        if host.hasSuffix(".") && host.count > 1 {
-            host.removeLast()
-            // One trailing dot is the DNS root; another one would be an empty label, which no resolver accepts (and
-            // dropping it too would make a second normalisation change the link again).
-            guard !host.hasSuffix(".") else {
-                throw LinkError(
-                    code: .badHost,
-                    message: "the host \"\(hostPort)\" ends with an empty label (two trailing dots)"
-                )
-            }
-        }
-        let rest = afterScheme[authorityEnd...]
-        return "\(link[...schemeEnd])//\(userinfo)\(host)\(port.isEmpty ? "" : ":" + port)\(rest)"
-    }
-
-    private static func isForbidden(_ scalar: Unicode.Scalar) -> Bool {
-        scalar.value < 0x20 || scalar.value == 0x7F || (0x80...0x9F).contains(scalar.value)
-            || scalar.value == 0x2028 || scalar.value == 0x2029
-    }
-
-    private static func isScheme(_ text: Substring) -> Bool {
-        guard let first = text.unicodeScalars.first, first.isASCII, first.properties.isAlphabetic else { return false }
-        return text.unicodeScalars.allSatisfy {
-            $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || "+-.".unicodeScalars.contains($0))
-        }
-    }
-
-    private static func preview(_ link: String) -> String {
-        link.count > 80 ? String(link.prefix(77)) + "…" : link
-    }
-}
-
-/// Why a link was refused before matching.
-public struct LinkError: Error, Sendable, Equatable, CustomStringConvertible, Codable {
-    /// The kind of problem (codes as in the hostile-input catalogue).
-    public enum Code: String, Sendable, Codable {
-        case empty = "E_EMPTY_INPUT"
-        case tooLong = "E_TOO_LONG"
-        case controlCharacter = "E_CONTROL_CHAR"
-        case notAbsolute = "E_NOT_ABSOLUTE"
-        case userinfo = "E_USERINFO"
-        case badPort = "E_BAD_PORT"
-        case badHost = "E_BAD_HOST"
-    }
-
-    /// The kind of problem.
-    public var code: Code
-    /// One sentence naming the problem.
-    public var message: String
-
-    /// Creates an error.
-    public init(code: Code, message: String) {
-        self.code = code
-        self.message = message
-    }
-
-    /// `message [code]`.
-    public var description: String { "\(message) [\(code.rawValue)]" }
-
-    private enum CodingKeys: String, CodingKey { case code, message }
+    /// Hashes the canonical text.
+    public func hash(into hasher: inout Hasher) { hasher.combine(text) }
 }

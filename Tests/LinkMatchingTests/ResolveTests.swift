@@ -226,3 +226,21 @@ import WebLinks
         #expect(resolution.timedOutRules.isEmpty)
     }
 }
+
+/// Rules see one canonical link: spellings of the same link give the same openings.
+@Suite struct CanonicalLinkMatchingTests {
+    @Test(arguments: [
+        ("HTTPS://TWITTER.COM/jack/status/20", "https://twitter.com/jack/status/20"),
+        ("https://Twitter.com:443/jack/status/20", "https://twitter.com/jack/status/20"),
+        ("https://twitter.com./jack/status/20", "https://twitter.com/jack/status/20"),
+        ("  https://www.youtube.com/watch?v=dQw4w9WgXcQ ", "https://www.youtube.com/watch?v=dQw4w9WgXcQ"),
+    ])
+    func spellingsOfOneLinkGetTheSameOpenings(spelling: String, canonical: String) throws {
+        let rules = try RuleSet.bundled()
+        let expected = try rules.resolve(canonical)
+        #expect(!expected.openings.isEmpty)
+        let resolved = try rules.resolve(spelling)
+        #expect(resolved.openings == expected.openings)
+        #expect(resolved.input == canonical)
+    }
+}

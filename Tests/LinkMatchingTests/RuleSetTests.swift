@@ -24,7 +24,11 @@ import WebLinks
         #expect(diagnostic.file == "fixture.json")
         #expect(diagnostic.position != nil)
         #expect(diagnostic.message.contains(#""(""#))
-        #expect(try rules.resolve("x:ok(").openings.filter { $0.kind == .action }.map(\.url) == ["x:beta://ok("])
+        #expect(
+            try rules.resolve("https://x.example/ok(").openings.filter { $0.kind == .action }.map(\.url) == [
+                "https://x.example/beta://ok("
+            ]
+        )
     }
 
     @Test func reportsAGroupReferenceBeyondTheGroupsAndLeavesTheFormatOut() throws {
@@ -57,7 +61,9 @@ import WebLinks
         let regex = "(a)(b)(c)(d)(e)(f)(g)(h)(i)(j)(k)(l)"
         let rules = try RuleFixture.single(regex: regex, format: "alpha://$12-$1")
         #expect(rules.diagnostics.isEmpty, "\(rules.diagnostics)")
-        #expect(try rules.resolve("x:abcdefghijkl").openings.map(\.url) == ["x:alpha://l-a"])
+        #expect(
+            try rules.resolve("https://x.example/abcdefghijkl").openings.map(\.url) == ["https://x.example/alpha://l-a"]
+        )
     }
 
     @Test(arguments: [#"(a+)+$"#, #"(?:.+\.)+example\.com"#, #"(\w*)*x"#])
@@ -75,8 +81,8 @@ import WebLinks
     }
 
     @Test func stopsACatastrophicRegexAtTheBudgetInsteadOfHanging() throws {
-        let rules = try RuleFixture.single(regex: #"^(a+)+$"#, format: "alpha://x")
-        let input = String(repeating: "a", count: 40) + ":!"
+        let rules = try RuleFixture.single(regex: #"example/(a+)+$"#, format: "alpha://x")
+        let input = "https://x.example/" + String(repeating: "a", count: 40) + "!"
         let options = MatchOptions(budget: MatchBudget(perRegex: .milliseconds(20), perResolution: .milliseconds(50)))
         let start = ContinuousClock.now
         let resolution = try rules.resolve(input, options: options)

@@ -1,3 +1,4 @@
+import Foundation
 import LinkMatching
 import LinkResolver
 import Testing
@@ -9,12 +10,12 @@ import WebLinks
         ("https://Twitter.COM./jack", "https://twitter.com/jack"),
         ("  https://example.com/42  ", "https://example.com/42"),
         ("https://example.com:/x", "https://example.com/x"),
-        ("https://user@Example.com:8080/a?b#c", "https://user@example.com:8080/a?b#c"),
+        ("https://Example.com:8080/a?b#c", "https://example.com:8080/a?b#c"),
         ("https://[::1]:8080/", "https://[::1]:8080/"),
         ("https://tést.com/a", "https://xn--tst-bma.com/a"),
         // An ideographic full stop becomes a dot in the conversion: the trailing one is dropped after it.
         ("https://tést.com\u{3002}/a", "https://xn--tst-bma.com/a"),
-        ("mailto:Someone@Example.com", "mailto:Someone@Example.com"),
+        ("HTTPS://EXAMPLE.COM/Path", "https://example.com/Path"),
     ])
     func normalisesToAFixedPoint(raw: String, expected: String) throws {
         let normalized = try Link(raw).text
@@ -41,5 +42,94 @@ import WebLinks
     func refusesHostsAndPortsThatDoNotNormaliseStably(raw: String, code: LinkError.Code) {
         let error = #expect(throws: LinkError.self) { try Link(raw).text }
         #expect(error?.code == code)
+    }
+
+    // MARK: One canonical link (issue 19)
+
+    @Test(arguments: [
+        // Scheme and host lower-cased, the path keeps its case; the default port dropped.
+        ("HTTPS://EXAMPLE.COM:443/Path?Q=A#F", "https://example.com/Path?Q=A#F"),
+        ("http://Example.com:80/x", "http://example.com/x"),
+        ("http://example.com:0080/x", "http://example.com/x"),
+        ("https://example.com:8443/x", "https://example.com:8443/x"),
+        // International hosts in punycode.
+        ("https://Bücher.DE/Straße", "https://xn--bcher-kva.de/Straße"),
+        // WHATWG's IPv4 number forms name the dotted address the network connects to.
+        ("http://2130706433/a", "http://127.0.0.1/a"),
+        ("http://0x7f.1/a", "http://127.0.0.1/a"),
+        ("http://0177.0.0.1/a", "http://127.0.0.1/a"),
+        ("http://192.0x00A80001/", "http://192.168.0.1/"),
+        // IPv6 compressed as WHATWG serialises it.
+        ("https://[0:0:0:0:0:0:0:1]:8080/x", "https://[::1]:8080/x"),
+        ("https://[2001:DB8:0:0:1:0:0:1]/", "https://[2001:db8::1:0:0:1]/"),
+        // WHATWG's ASCII percent-encode sets; other non-ASCII as written (the manifests' rules expect it).
+        ("https://a.example/a b\"c<d>{e}`f", "https://a.example/a%20b%22c%3Cd%3E%7Be%7D%60f"),
+        ("https://a.example/?q=a b&r='x'", "https://a.example/?q=a%20b&r=%27x%27"),
+        ("https://a.example/#a b`c", "https://a.example/#a%20b%60c"),
+        ("https://example.com/😀/123", "https://example.com/😀/123"),
+        // Invisible format characters (a right-to-left override would show "exe.png" as "gnp.exe") are encoded.
+        ("https://a.example/\u{202E}gnp.exe", "https://a.example/%E2%80%AEgnp.exe"),
+        ("https://a.example/a\u{200B}b?c=\u{2066}", "https://a.example/a%E2%80%8Bb?c=%E2%81%A6"),
+        // A backslash after the path is plain text.
+        ("https://a.example/x?y=a\\b", "https://a.example/x?y=a\\b"),
+    ])
+    func canonicalisesAsTheNetworkReadsIt(raw: String, expected: String) throws {
+        let link = try Link(raw)
+        #expect(link.text == expected)
+        #expect(try Link(link.text) == link)
+        // Foundation's URL, the HTTP client's parser, reads the same host and port.
+        let url = try #require(URL(string: link.requestText))
+        #expect(url.host?.lowercased() == link.hostName)
+        #expect((url.port ?? (link.scheme == "https" ? 443 : 80)) == link.effectivePort)
+        #expect(link.requestText.unicodeScalars.allSatisfy { $0.isASCII })
+    }
+
+    /// Every class of link that a browser and an HTTP client could read as two different hosts is refused.
+    @Test(arguments: [
+        ("http://a.example\\@b.example/", LinkError.Code.backslash),
+        ("https:\\\\a.example/", .backslash),
+        ("https://a.example\\x/", .backslash),
+        ("https://twitter.com@evil.example/", .userinfo),
+        ("https://user:pass@a.example/", .userinfo),
+        ("http://user:pass@evil.com@twitter.com/", .userinfo),
+        ("https://%74witter.com/", .badHost),
+        ("https://twitter%2Ecom/", .badHost),
+        ("https://twit\tter.com/", .controlCharacter),
+        ("https://twitter.com\n.evil.example/", .controlCharacter),
+        ("http:/a.example/x", .notAbsolute),
+        ("http:///a.example/x", .notAbsolute),
+        ("//a.example/x", .notAbsolute),
+        ("https://1.2.3.256/", .badHost),
+        ("https://999999999999/", .badHost),
+        ("https://[::1/", .badHost),
+        ("https://[1::2::3]/", .badHost),
+        ("https://a<b.example/", .badHost),
+        ("https://a.example:99999/", .badPort),
+    ])
+    func refusesLinksThatCouldNameTwoHosts(raw: String, code: LinkError.Code) {
+        let error = #expect(throws: LinkError.self) { try Link(raw) }
+        #expect(error?.code == code, "\(raw): \(String(describing: error))")
+        #expect(error?.message.isEmpty == false)
+    }
+
+    /// Only web links are resolved: any other scheme is refused, with the scheme named.
+    @Test(arguments: [
+        "ftp://a.example/", "mailto:a@b.example", "javascript:alert(1)", "file:///etc/passwd", "twitter://user?id=1",
+        "data:text/html,x",
+    ])
+    func refusesEverySchemeButHTTPAndHTTPS(raw: String) {
+        let error = #expect(throws: LinkError.self) { try Link(raw) }
+        #expect(error?.code == .notWebLink)
+        #expect(error?.message.contains(String(raw.prefix { $0 != ":" })) == true)
+    }
+
+    @Test func resolvesARedirectLocationAgainstItsBase() throws {
+        let base = try Link("https://short.example/a/b?x=1")
+        #expect(try Link(resolving: "/c", against: base).text == "https://short.example/c")
+        #expect(try Link(resolving: "../d", against: base).text == "https://short.example/d")
+        #expect(try Link(resolving: "//Other.Example/e", against: base).text == "https://other.example/e")
+        #expect(try Link(resolving: "HTTP://X.example:80/", against: base).text == "http://x.example/")
+        #expect(throws: LinkError.self) { try Link(resolving: "javascript:alert(1)", against: base) }
+        #expect(throws: LinkError.self) { try Link(resolving: "/x\r\nSet-Cookie: a=b", against: base) }
     }
 }

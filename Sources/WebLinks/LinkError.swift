@@ -1,0 +1,43 @@
+/// Why a text is not a link Switchyard resolves: one sentence naming the part at fault, and a stable code.
+public struct LinkError: Error, Sendable, Equatable, CustomStringConvertible, Codable {
+    /// The kind of problem (codes as in the hostile-input catalogue).
+    public enum Code: String, Sendable, Codable {
+        /// Nothing but whitespace.
+        case empty = "E_EMPTY_INPUT"
+        /// Longer than the limit.
+        case tooLong = "E_TOO_LONG"
+        /// A control character (a newline would forge the headers input of `headers` rules), or an invisible
+        /// format character in the host.
+        case controlCharacter = "E_CONTROL_CHAR"
+        /// No scheme, or not `scheme://host`.
+        case notAbsolute = "E_NOT_ABSOLUTE"
+        /// A scheme other than `http` and `https`: only web links are resolved.
+        case notWebLink = "E_NOT_WEB_LINK"
+        /// A user name or password before the host (`user@host`).
+        case userinfo = "E_USERINFO"
+        /// A port that is not a number from 0 to 65535.
+        case badPort = "E_BAD_PORT"
+        /// A host that is empty, malformed, percent-encoded or not a valid international name.
+        case badHost = "E_BAD_HOST"
+        /// A backslash before the query: browsers read it as `/`, HTTP clients do not, so the host can differ.
+        case backslash = "E_BACKSLASH"
+        /// Foundation's `URL` (the HTTP client's parser) reads a different host or port than the link names.
+        case ambiguousHost = "E_AMBIGUOUS_HOST"
+    }
+
+    /// The kind of problem.
+    public var code: Code
+    /// One sentence naming the problem.
+    public var message: String
+
+    /// Creates an error.
+    public init(code: Code, message: String) {
+        self.code = code
+        self.message = message
+    }
+
+    /// `message [code]`.
+    public var description: String { "\(message) [\(code.rawValue)]" }
+
+    private enum CodingKeys: String, CodingKey { case code, message }
+}
