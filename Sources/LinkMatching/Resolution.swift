@@ -37,7 +37,7 @@ public struct Resolution: Sendable, Equatable, Codable {
     }
 }
 
-/// One step that changed the link before matching, or tried to.
+/// One step that changed the link before matching, or tried to and was refused (``refused`` says why).
 public struct UnwrapStep: Sendable, Equatable, Codable {
     /// What made the step.
     public enum Kind: String, Sendable, Codable {
@@ -55,15 +55,26 @@ public struct UnwrapStep: Sendable, Equatable, Codable {
     public var location: JSONPointer?
     /// The link before the step.
     public var from: String
-    /// The link after the step.
-    public var to: String
+    /// The link after the step (nil when the step was refused).
+    public var to: String?
+    /// Why the step did not apply, when it did not (a redirect rule's value that is not valid UTF-8 or not a web
+    /// link; an HTTP hop that failed or looped): the link stayed as it was.
+    public var refused: String?
 
     /// Creates a step.
-    public init(kind: Kind, rule: String, location: JSONPointer? = nil, from: String, to: String) {
+    public init(
+        kind: Kind,
+        rule: String,
+        location: JSONPointer? = nil,
+        from: String,
+        to: String?,
+        refused: String? = nil
+    ) {
         self.kind = kind
         self.rule = rule
         self.location = location
         self.from = from
         self.to = to
+        self.refused = refused
     }
 }

@@ -41,6 +41,7 @@ extension RuleSet {
         var timedOut: [JSONPointer] = []
         var verdicts: [RedirectTrace] = []
         var decided: (link: Link, step: UnwrapStep)?
+        var refusedSteps: [UnwrapStep] = []
         for compiled in redirects {
             let pointer = compiled.rule.pointer
             guard decided == nil else {
@@ -59,10 +60,13 @@ extension RuleSet {
                 verdicts.append(RedirectTrace(rule: pointer, verdict: .noMatch))
                 continue
             }
-            let next: String?
+            let next: Result<String?, Refusal>
             switch compiled.rule.target {
             case .param(let name):
-                next = Self.queryValue(named: name, in: current)
+                next =
+                    Self.queryValue(named: name, in: current).map { raw in
+                        Self.percentDecoded(raw, what: "the value of \"\(name)\"")
+                    } ?? .success(nil)
             case .format(let template):
                 // The replacement covers every match in the link, as `stringByReplacingMatches` does.
                 guard case .matches(let all) = compiled.regex.matches(in: current, deadline: deadline) else {
@@ -71,9 +75,11 @@ extension RuleSet {
                     continue
                 }
                 let replaced = compiled.regex.render(template, matches: all, in: current)
-                next = URL(string: replaced)?.host == nil ? (replaced.removingPercentEncoding ?? replaced) : replaced
+                next =
+                    URL(string: replaced)?.host == nil
+                    ? Self.percentDecoded(replaced, what: "the result") : .success(replaced)
             }
-            switch Self.nextLink(next, after: current) {
+            switch next.flatMap({ Self.nextLink($0, after: current) }) {
             case .success(let nextLink):
                 let step = UnwrapStep(
                     kind: .redirectRule,
@@ -86,31 +92,75 @@ extension RuleSet {
                 verdicts.append(RedirectTrace(rule: pointer, verdict: .applied, result: nextLink.text))
             case .failure(let refusal):
                 verdicts.append(RedirectTrace(rule: pointer, verdict: .refused, reason: refusal.reason))
+                // A result that was there but unusable is worth a step: the link stays, and the step says why.
+                if refusal.isWorthAStep {
+                    refusedSteps.append(
+                        UnwrapStep(
+                            kind: .redirectRule,
+                            rule: compiled.rule.pattern,
+                            location: pointer,
+                            from: current,
+                            to: nil,
+                            refused: refusal.reason
+                        )
+                    )
+                }
             }
         }
         if trace != nil { trace?.redirects = verdicts }
-        return Unwrapped(link: decided?.link ?? link, steps: decided.map { [$0.step] } ?? [], timedOut: timedOut)
+        return Unwrapped(
+            link: decided?.link ?? link,
+            steps: refusedSteps + (decided.map { [$0.step] } ?? []),
+            timedOut: timedOut
+        )
     }
 
     /// Why a redirect rule's result is not used.
     private struct Refusal: Error {
         var reason: String
+        /// Whether the rule gave something that was refused (an empty result or the link itself is not news).
+        var isWorthAStep = true
     }
 
     /// A redirect rule's result as the next link: empty results, the link itself, unsafe outputs and text the link
-    /// normaliser refuses do not apply (the next rule is tried).
+    /// parser refuses (not a web link) do not apply, and the next rule is tried.
     private static func nextLink(_ next: String?, after current: String) -> Result<Link, Refusal> {
-        guard let next, !next.isEmpty else { return .failure(Refusal(reason: "the rule gave no link")) }
-        guard next != current else { return .failure(Refusal(reason: "the rule gave the link itself")) }
+        guard let next, !next.isEmpty else {
+            return .failure(Refusal(reason: "the rule gave no link", isWorthAStep: false))
+        }
+        guard next != current else {
+            return .failure(Refusal(reason: "the rule gave the link itself", isWorthAStep: false))
+        }
         if let problem = OutputSafety.problem(with: next) { return .failure(Refusal(reason: problem)) }
         do {
-            return .success(try Link(next))
+            let link = try Link(next)
+            guard link.text != current else {
+                return .failure(Refusal(reason: "the rule gave the link itself", isWorthAStep: false))
+            }
+            return .success(link)
         } catch {
-            return .failure(Refusal(reason: error.message))
+            return .failure(Refusal(reason: "\"\(preview(next))\" is not a usable web link: \(error.message)"))
         }
     }
 
-    /// The percent-decoded value of the first query parameter called `name` (before any fragment); `+` is kept.
+    /// Percent-decodes a redirect rule's value; an escape that does not decode to UTF-8 (`%FF`, `%zz`) refuses it.
+    private static func percentDecoded(_ text: String, what: String) -> Result<String?, Refusal> {
+        guard let decoded = text.removingPercentEncoding else {
+            return .failure(
+                Refusal(
+                    reason:
+                        "\(what) \"\(preview(text))\" is not valid UTF-8 after percent-decoding (or has a malformed escape)"
+                )
+            )
+        }
+        return .success(decoded)
+    }
+
+    private static func preview(_ text: String) -> String {
+        text.count > 80 ? String(text.prefix(77)) + "…" : text
+    }
+
+    /// The value, still percent-encoded, of the first query parameter called `name` (before any fragment).
     package static func queryValue(named name: String, in link: String) -> String? {
         guard let questionMark = link.firstIndex(of: "?") else { return nil }
         var query = link[link.index(after: questionMark)...]
@@ -119,7 +169,7 @@ extension RuleSet {
             let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
             guard parts.count == 2, parts[0] == name else { continue }
             let raw = String(parts[1])
-            return raw.removingPercentEncoding ?? raw
+            return raw
         }
         return nil
     }

@@ -67,7 +67,7 @@ enum ExplanationText {
             lines.append("Redirect rule \(redirect.rule): \(redirect.verdict.rawValue) \(outcome)")
         }
         for step in resolution.steps where step.kind == .httpRedirect {
-            lines.append("HTTP redirect: \(step.from) → \(step.to)")
+            lines.append("HTTP redirect: \(step.from) → \(step.to ?? "(refused: \(step.refused ?? "")")")
         }
         lines.append("Unwrapped: \(resolution.unwrapped)")
         let candidates = trace.actions.filter { $0.verdict != .notCandidate }

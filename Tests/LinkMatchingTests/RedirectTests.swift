@@ -87,7 +87,32 @@ import WebLinks
         let input = "https://www.google.com/url?url=https%3A%2F%2Fa.example%2F%00%0D%0AX:1"
         let (url, steps) = try Self.rules(Self.google).unwrap(input)
         #expect(url == input)
-        #expect(steps.isEmpty)
+        #expect(steps.count == 1)
+        #expect(steps.first?.to == nil)
+        #expect(steps.first?.refused?.contains("control character") == true, "\(steps)")
+    }
+
+    /// A value that is not valid UTF-8 after percent-decoding, or that is not a usable web link, does not apply:
+    /// the link stays as it was, and the step and the trace say why.
+    @Test(arguments: [
+        ("https://www.google.com/url?url=https%3A%2F%2Fa.example%2F%FF", "not valid UTF-8"),
+        ("https://www.google.com/url?url=%C3%28", "not valid UTF-8"),
+        ("https://www.google.com/url?url=%zz", "not valid UTF-8"),
+        ("https://www.google.com/url?url=ftp%3A%2F%2Fa.example%2F", "not a usable web link"),
+        ("https://www.google.com/url?url=twitter%3A%2F%2Fuser%3Fid%3D1", "not a usable web link"),
+        ("https://www.google.com/url?url=a.example%2Fpath", "not a usable web link"),
+        ("https://www.google.com/url?url=https%3A%2F%2Fuser%40a.example%2F", "not a usable web link"),
+    ])
+    func refusesAValueThatIsNotUTF8OrNotAWebLink(input: String, reason: String) throws {
+        let rules = try Self.rules(Self.google)
+        let resolution = try rules.resolve(input, trace: true)
+        #expect(resolution.unwrapped == input)
+        let step = try #require(resolution.steps.first)
+        #expect(resolution.steps.count == 1)
+        #expect(step.kind == .redirectRule && step.to == nil && step.from == input)
+        #expect(step.refused?.contains(reason) == true, "\(step.refused ?? "")")
+        #expect(resolution.trace?.redirects.first?.verdict == .refused)
+        #expect(resolution.trace?.redirects.first?.reason == step.refused)
     }
 
     @Test func triesTheNextRuleWhenAResultIsRefused() throws {
