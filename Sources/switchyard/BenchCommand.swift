@@ -35,6 +35,7 @@ struct BenchCommand: AsyncParsableCommand {
     var json = false
 
     func run() async throws {
+        let output = CommandOutput.current
         let rules = try await manifestOptions.loadRules(network: nil)
         let links: [String]
         if let corpus {
@@ -49,7 +50,7 @@ struct BenchCommand: AsyncParsableCommand {
         let manifestURL = manifestOptions.manifest.map { URL(fileURLWithPath: $0) }
         if !json {
             let stats = rules.matcherStatistics
-            Terminal.printError(
+            output.printError(
                 "matcher: \(stats.indexedActions) actions indexed by literal, \(stats.alwaysRunActions) always confirmed; \(stats.trivialBrowsers) browsers matched without a regex engine, \(stats.regexBrowsers) with ICU; \(stats.indexedPreviews) previews indexed; automaton \(stats.automatonStates) states, \(stats.automatonTableBytes / 1024) KiB"
             )
             // How selective the prefilter is on this corpus: regexes run per link against actions that matched.
@@ -61,7 +62,7 @@ struct BenchCommand: AsyncParsableCommand {
                             .map { $0.rule.tokens.prefix(2) }
                     ).count
             }
-            Terminal.printError(
+            output.printError(
                 "prefilter: \(format(Double(candidates) / Double(max(links.count, 1)))) candidate actions per link, \(format(Double(matched) / Double(max(links.count, 1)))) matched"
             )
         }
@@ -69,13 +70,13 @@ struct BenchCommand: AsyncParsableCommand {
             rules: rules,
             load: { manifestURL.map { try? RuleSet.load(contentsOf: $0) } ?? (try? RuleSet.bundled()) },
             testSuite: { _ = await RuleTestRunner(rules: rules).run() },
-            progress: { line in if !json { Terminal.printError(line) } }
+            progress: { line in if !json { output.printError(line) } }
         )
         if json {
-            try JSONOutput.print(report, pretty: false)
+            try output.printJSON(report, pretty: false)
             return
         }
-        print(
+        output.print(
             """
             urls:              \(report.urls)
             naive loop:        mean \(format(report.naive.meanMicros)) µs/URL, median \(format(report.naive.medianMicros)), p99 \(format(report.naive.p99Micros))

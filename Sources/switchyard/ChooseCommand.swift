@@ -36,10 +36,8 @@ struct ChooseCommand: AsyncParsableCommand {
     func run() async throws {
         var values: [String: String] = [:]
         for text in parameters {
-            guard let equals = text.firstIndex(of: "="), equals != text.startIndex else {
-                throw CommandFailure(message: "error: --param \"\(text)\" must be key=value")
-            }
-            values[String(text[..<equals])] = String(text[text.index(after: equals)...])
+            let (key, value) = try ParameterArgument.split(text, form: "key=value")
+            values[key] = value
         }
         let merged = try loadCatalog()
         // --installed takes app keys as well as schemes.
@@ -61,17 +59,18 @@ struct ChooseCommand: AsyncParsableCommand {
             if reset || setDefault != nil { return }
             throw CommandFailure(message: "error: --action is required (or use --set-default / --reset)")
         }
+        let output = CommandOutput.current
         if json {
-            try JSONOutput.print(model)
+            try output.printJSON(model)
             return
         }
-        print("\(model.appType) / \(model.action): \(model.reason)")
+        output.print("\(model.appType) / \(model.action): \(model.reason)")
         for choice in model.choices {
-            print(
+            output.print(
                 "\(choice.isDefault ? "*" : " ") \(choice.name.padding(toLength: 14, withPad: " ", startingAt: 0)) \(choice.url)"
             )
         }
-        if model.choices.isEmpty { print("No installed app of this type.") }
+        if model.choices.isEmpty { output.print("No installed app of this type.") }
     }
 
     private func loadCatalog() throws -> AppCatalog {
@@ -86,10 +85,6 @@ struct ChooseCommand: AsyncParsableCommand {
 
     /// `$XDG_DATA_HOME/switchyard/choices.sqlite`, else `~/.local/share/switchyard/choices.sqlite`.
     static var defaultStorePath: String {
-        let environment = ProcessInfo.processInfo.environment
-        let base =
-            environment["XDG_DATA_HOME"].map { URL(fileURLWithPath: $0) }
-            ?? FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".local/share")
-        return base.appendingPathComponent("switchyard/choices.sqlite").path
+        UserDirectories.data.appendingPathComponent("switchyard/choices.sqlite").path
     }
 }

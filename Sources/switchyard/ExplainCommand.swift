@@ -34,26 +34,19 @@ struct ExplainCommand: AsyncParsableCommand {
 
     func run() async throws {
         let rules = try await manifestOptions.loadRules(network: network)
-        let fetcher = network.fetcher(onlineByDefault: true)
-        let resolver = Resolver(
-            rules: rules,
-            engine: noScripts ? nil : ScriptEngine(fetcher: fetcher),
-            fetcher: fetcher
-        )
+        let resolver = network.resolver(for: rules, runsScripts: !noScripts)
         let resolution: Resolution
         do {
-            resolution = try await resolver.resolve(
-                url,
-                ResolveRequest(runsScripts: !noScripts, timeLimit: network.timeLimit, trace: true)
-            )
+            resolution = try await resolver.resolve(url, network.request(runsScripts: !noScripts, trace: true))
         } catch {
             throw CommandFailure(message: "error: \(error.description)")
         }
+        let output = CommandOutput.current
         if json {
-            try JSONOutput.print(resolution)
-            return
+            try output.printJSON(resolution)
+        } else {
+            output.print(ExplanationText.render(resolution, all: all))
         }
-        print(ExplanationText.render(resolution, all: all))
     }
 }
 

@@ -27,19 +27,18 @@ struct LintCommand: ParsableCommand {
     func run() throws {
         let report: LintReport
         if let path {
-            guard FileManager.default.isReadableFile(atPath: path) else {
-                throw CommandFailure(message: "\(path): error: no readable file at this path")
-            }
+            try ManifestOptions.requireReadableFile(path)
             report = RuleLinter().lint(contentsOf: URL(fileURLWithPath: path))
         } else {
             report = RuleLinter().lint(try RuleSet.bundledManifest())
         }
+        let output = CommandOutput.current
         let shown = errorsOnly ? report.diagnostics.filter { $0.severity == .error } : report.diagnostics
         if json {
-            try JSONOutput.print(LintReport(file: report.file, diagnostics: shown))
+            try output.printJSON(LintReport(file: report.file, diagnostics: shown))
         } else {
-            for diagnostic in shown { print(diagnostic.description) }
-            print("\(report.file ?? "manifest"): \(report.errorCount) errors, \(report.warningCount) warnings")
+            for diagnostic in shown { output.print(diagnostic.description) }
+            output.print("\(report.file ?? "manifest"): \(report.errorCount) errors, \(report.warningCount) warnings")
         }
         if report.errorCount > 0 { throw ExitCode(1) }
     }

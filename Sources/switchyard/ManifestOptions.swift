@@ -24,43 +24,40 @@ struct ManifestOptions: ParsableArguments {
 
     /// Loads the rules through the shared loader (a URL through `network`'s fetcher and the download cache); a
     /// manifest that cannot be used prints its located errors on stderr and stops the command with status 2.
-    func loadRules(network: NetworkOptions?, policy: AcceptancePolicy? = nil) async throws -> RuleSet {
-        try await Self.load(source, lenient: lenient, network: network, policy: policy)
+    func loadRules(network: NetworkOptions?) async throws(CommandFailure) -> RuleSet {
+        try await Self.load(source, lenient: lenient, network: network)
     }
 
-    /// Loads `source` for a command (the `test` command's positional manifest comes through here too).
+    /// Loads `source` under the tool's acceptance policy (the `test` command's positional manifest comes through
+    /// here too); `network` nil refuses manifest URLs.
     static func load(
         _ source: ManifestSource,
         lenient: Bool,
-        network: NetworkOptions?,
-        policy: AcceptancePolicy? = nil
-    ) async throws -> RuleSet {
+        network: NetworkOptions?
+    ) async throws(CommandFailure) -> RuleSet {
         let downloader = network?.fetcher(onlineByDefault: true).map {
             CachedDownloader(fetcher: $0, directory: NetworkOptions.cacheDirectory)
         }
-        let loader = RuleSetLoader(policy: policy ?? .tool(lenient: lenient), downloader: downloader)
+        let loader = RuleSetLoader(policy: .tool(lenient: lenient), downloader: downloader)
         do {
             let loaded = try await loader.load(source)
             // Entries left out under --lenient are still worth seeing.
-            for diagnostic in loaded.skippedEntries { Terminal.printError(diagnostic.description) }
-            if let warning = loaded.downloadWarning { Terminal.printError("\(source): warning: \(warning)") }
+            let output = CommandOutput.current
+            for diagnostic in loaded.skippedEntries { output.printError(diagnostic.description) }
+            if let warning = loaded.downloadWarning { output.printError("\(source): warning: \(warning)") }
             return loaded.rules
         } catch {
-            for diagnostic in error.diagnostics { Terminal.printError(diagnostic.description) }
+            for diagnostic in error.diagnostics { CommandOutput.current.printError(diagnostic.description) }
             let hint = error.diagnostics.isEmpty ? "" : " (--lenient uses the rest of the rules)"
             throw CommandFailure(message: error.description + hint)
         }
     }
-}
 
-/// Prints a value as JSON on standard output.
-enum JSONOutput {
-    static func encoder(pretty: Bool) -> JSONEncoder {
-        DocumentEncoder.json(pretty: pretty)
-    }
-
-    static func print(_ value: some Encodable, pretty: Bool = true) throws {
-        let data = try encoder(pretty: pretty).encode(value)
-        FileHandle.standardOutput.write(data + Data("\n".utf8))
+    /// Stops the command with status 2 when `path` is not a readable file, in the words the shared loader uses for
+    /// `--manifest` (for `lint`, `minify` and `migrate`, which read the file themselves).
+    static func requireReadableFile(_ path: String) throws(CommandFailure) {
+        guard FileManager.default.isReadableFile(atPath: path) else {
+            throw CommandFailure(message: "\(path): error: no readable file at this path")
+        }
     }
 }

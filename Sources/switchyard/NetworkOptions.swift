@@ -2,6 +2,9 @@ import ArgumentParser
 import Foundation
 import LinkFetching
 import LinkFetchingHTTP
+import LinkMatching
+import LinkResolver
+import LinkRules
 
 /// The network flags shared by commands that may fetch: scripts' `httpRequest`, short-link unwrapping, headers,
 /// `--manifest https://…`. Everything goes through one `LinkFetching` built here, with one safety policy.
@@ -64,12 +67,32 @@ struct NetworkOptions: ParsableArguments {
         return nil
     }
 
-    /// Where downloaded manifests are cached (`$XDG_CACHE_HOME/switchyard`, else `~/.cache/switchyard`).
+    /// A resolver over `rules` with this network (online unless told otherwise, as `resolve` and `explain` are):
+    /// scripts run in an engine on the same fetcher, or are listed unrun when `runsScripts` is false.
+    func resolver(for rules: RuleSet, runsScripts: Bool) -> Resolver {
+        let fetcher = fetcher(onlineByDefault: true)
+        return Resolver(rules: rules, engine: runsScripts ? ScriptEngine(fetcher: fetcher) : nil, fetcher: fetcher)
+    }
+
+    /// The request for one resolution with these options' time limit (installed apps and platform are the caller's).
+    func request(
+        installed: InstalledApps? = nil,
+        platform: Platform? = nil,
+        runsScripts: Bool,
+        trace: Bool = false
+    ) -> ResolveRequest {
+        ResolveRequest(
+            installed: installed,
+            platform: platform,
+            runsScripts: runsScripts,
+            timeLimit: timeLimit,
+            trace: trace
+        )
+    }
+
+    /// Where downloaded manifests are cached (`$XDG_CACHE_HOME/switchyard/manifests`, else
+    /// `~/.cache/switchyard/manifests`).
     static var cacheDirectory: URL {
-        let environment = ProcessInfo.processInfo.environment
-        let base =
-            environment["XDG_CACHE_HOME"].map { URL(fileURLWithPath: $0) }
-            ?? FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".cache")
-        return base.appendingPathComponent("switchyard/manifests")
+        UserDirectories.cache.appendingPathComponent("switchyard/manifests")
     }
 }

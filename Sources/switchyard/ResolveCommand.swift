@@ -47,17 +47,11 @@ struct ResolveCommand: AsyncParsableCommand {
 
     func run() async throws {
         let rules = try await manifestOptions.loadRules(network: network)
-        let fetcher = network.fetcher(onlineByDefault: true)
-        let resolver = Resolver(
-            rules: rules,
-            engine: noScripts ? nil : ScriptEngine(fetcher: fetcher),
-            fetcher: fetcher
-        )
-        let request = ResolveRequest(
+        let resolver = network.resolver(for: rules, runsScripts: !noScripts)
+        let request = network.request(
             installed: installed.map(InstalledApps.init(list:)),
             platform: platform,
-            runsScripts: !noScripts,
-            timeLimit: network.timeLimit
+            runsScripts: !noScripts
         )
         if let batch {
             try await resolveBatch(batch, resolver: resolver, request: request)
@@ -70,10 +64,11 @@ struct ResolveCommand: AsyncParsableCommand {
         } catch {
             throw CommandFailure(message: "error: \(error.description)")
         }
+        let output = CommandOutput.current
         if json {
-            try JSONOutput.print(resolution)
+            try output.printJSON(resolution)
         } else {
-            print(ResolutionTable.render(resolution))
+            output.print(ResolutionTable.render(resolution))
         }
     }
 
@@ -89,18 +84,19 @@ struct ResolveCommand: AsyncParsableCommand {
             }
             handle = file
         }
-        let encoder = JSONOutput.encoder(pretty: false)
-        var output = Data()
+        let output = CommandOutput.current
+        let encoder = DocumentEncoder.json()
+        var buffer = Data()
         let lines = LineReader(handle).lazy.filter { !$0.trimmingCharacters(in: .whitespaces).isEmpty }
         try await resolver.resolve(each: lines, request) { result in
-            output.append(try encoder.encode(result))
-            output.append(0x0A)
-            if output.count > 1 << 16 {
-                FileHandle.standardOutput.write(output)
-                output.removeAll(keepingCapacity: true)
+            buffer.append(try CommandOutput.json(result, encoder: encoder))
+            buffer.append(0x0A)
+            if buffer.count > 1 << 16 {
+                output.writeOutput(buffer)
+                buffer.removeAll(keepingCapacity: true)
             }
         }
-        FileHandle.standardOutput.write(output)
+        output.writeOutput(buffer)
     }
 }
 
@@ -132,7 +128,12 @@ struct LineReader: Sequence, IteratorProtocol {
     }
 }
 
-extension Platform: ExpressibleByArgument {}
+extension Platform: ExpressibleByArgument {
+    /// Reads `--platform` through LinkRules' one platform parser (`phone` or `pad`, any case).
+    public init?(argument: String) {
+        try? self.init(parsing: argument)
+    }
+}
 
 /// The human-readable form of a resolution.
 enum ResolutionTable {

@@ -8,10 +8,8 @@ import RuleTooling
 /// Loading and checking shared by the commands that rewrite manifests.
 enum ManifestRewriting {
     /// Loads a manifest file with its parsed document.
-    static func load(_ path: String) throws -> LoadedManifest {
-        guard FileManager.default.isReadableFile(atPath: path) else {
-            throw CommandFailure(message: "\(path): error: no readable file at this path")
-        }
+    static func load(_ path: String) throws(CommandFailure) -> LoadedManifest {
+        try ManifestOptions.requireReadableFile(path)
         do {
             return try ManifestLoader().load(contentsOf: URL(fileURLWithPath: path))
         } catch {
@@ -20,7 +18,7 @@ enum ManifestRewriting {
     }
 
     /// Loads rewritten text; a failure here is a bug in the tool, reported as such.
-    static func reload(_ text: String, name: String) throws -> RuleSet {
+    static func reload(_ text: String, name: String) throws(CommandFailure) -> RuleSet {
         do {
             return RuleSet(try ManifestLoader().load(text, file: name))
         } catch {
@@ -38,7 +36,7 @@ enum ManifestRewriting {
         let engine = ScriptEngine(fetcher: network.fetcher(onlineByDefault: false))
         let report = await ManifestEquivalence.check(original: original, rewritten: rewritten, engine: engine)
         guard report.isEquivalent else {
-            for difference in report.differences.prefix(20) { Terminal.printError("  \(difference)") }
+            for difference in report.differences.prefix(20) { CommandOutput.current.printError("  \(difference)") }
             throw CommandFailure(message: "error: \(report.summary); nothing was written", exitCode: 1)
         }
         return report
@@ -101,20 +99,21 @@ struct MinifyCommand: AsyncParsableCommand {
             keepTests: keepTests
         )
         let result = ManifestMinifier(options: options).minify(root)
+        let console = CommandOutput.current
         let target = output ?? Self.defaultOutput(for: path)
         let originalBytes = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
-        Terminal.printError(
+        console.printError(
             "\(path): \(originalBytes) bytes; keys stripped: \(result.keyStrippedBytes) bytes; minified: \(result.text.utf8.count) bytes (scripts: \(result.scriptsMinified) minified, \(result.scriptsKept) kept as written)"
         )
-        for dropped in result.droppedActions { Terminal.printError("\(path): dropped \(dropped): no formats") }
+        for dropped in result.droppedActions { console.printError("\(path): dropped \(dropped): no formats") }
         if !noVerify {
             let original = RuleSet(loaded)
             let rewritten = try ManifestRewriting.reload(result.text, name: target)
             let report = try await ManifestRewriting.verify(original: original, rewritten: rewritten, network: network)
-            Terminal.printError("verified: \(report.summary)")
+            console.printError("verified: \(report.summary)")
         }
         try OutputFile.write(result.text, to: target)
-        Terminal.printError("wrote \(target)")
+        console.printError("wrote \(target)")
     }
 
     static func defaultOutput(for path: String) -> String {
@@ -170,26 +169,27 @@ struct MigrateCommand: AsyncParsableCommand {
     func run() async throws {
         guard let target = Self.version(to) else { throw ValidationError("--to must be one of v1 … v5") }
         let loaded = try ManifestRewriting.load(path)
+        let console = CommandOutput.current
         let migrator = ManifestMigrator(to: target, unsupported: dropUnsupported ? .drop : .keep)
         let result = migrator.migrate(loaded)
-        for warning in result.warnings { Terminal.printError(warning.description) }
+        for warning in result.warnings { console.printError(warning.description) }
         let text = JSONWriter(style: .pretty(indent: 4)).write(result.root)
         let name = output ?? "<stdout>"
         let rewritten = try ManifestRewriting.reload(text, name: name)
-        Terminal.printError("\(path): \(result.sourceVersion) → \(target); \(result.warnings.count) warnings")
+        console.printError("\(path): \(result.sourceVersion) → \(target); \(result.warnings.count) warnings")
         if !noVerify && !dropUnsupported {
             let report = try await ManifestRewriting.verify(
                 original: RuleSet(loaded),
                 rewritten: rewritten,
                 network: network
             )
-            Terminal.printError("verified: \(report.summary)")
+            console.printError("verified: \(report.summary)")
         }
         if let output {
             try OutputFile.write(text, to: output)
-            Terminal.printError("wrote \(output)")
+            console.printError("wrote \(output)")
         } else {
-            print(text, terminator: "")
+            console.print(text, terminator: "")
         }
     }
 }

@@ -22,66 +22,49 @@ struct Switchyard: AsyncParsableCommand {
         ]
     )
 
-    /// Runs the command line; bad arguments and unreadable inputs print one line on stderr and exit with status 2.
+    /// Runs the command line and exits with the status ``execute(_:)`` gives.
     static func main() async {
+        Foundation.exit(await execute(Array(CommandLine.arguments.dropFirst())))
+    }
+
+    /// Parses and runs one command line, printing through ``CommandOutput/current``, and returns the exit status:
+    /// 0 on success; 2 with one line on standard error for bad arguments and unusable input (argument-parser's usage
+    /// errors included); 1 when checks fail; argument-parser's own status and text for help and other errors.
+    ///
+    /// `main` and the in-process tests both come through here, so a test sees exactly what a shell would.
+    static func execute(_ arguments: [String]) async -> Int32 {
+        let output = CommandOutput.current
         do {
-            var command = try parseAsRoot()
+            var command = try parseAsRoot(arguments)
             if var asyncCommand = command as? any AsyncParsableCommand {
                 try await asyncCommand.run()
             } else {
                 try command.run()
             }
+            return ExitCode.success.rawValue
         } catch let failure as CommandFailure {
-            Terminal.printError(failure.message)
-            Foundation.exit(failure.exitCode)
+            output.printError(failure.message)
+            return failure.exitCode
         } catch {
             let code = exitCode(for: error)
             if code == .validationFailure {
-                Terminal.printError("error: \(message(for: error)) (see 'switchyard help')")
-                Foundation.exit(2)
+                output.printError("error: \(message(for: error)) (see 'switchyard help')")
+                return 2
             }
-            exit(withError: error)
+            // As argument-parser's `exit(withError:)`: help on standard output, anything else on standard error.
+            let text = fullMessage(for: error)
+            if !text.isEmpty {
+                if code.isSuccess { output.print(text) } else { output.printError(text) }
+            }
+            return code.rawValue
         }
     }
 }
 
 /// A failure a command reports as one line on stderr with an exit status (2: bad input, 1: checks failed).
 struct CommandFailure: Error {
+    /// The line printed on standard error (`place: error: what failed`).
     var message: String
+    /// The exit status.
     var exitCode: Int32 = 2
-}
-
-/// Small helpers for writing to the terminal.
-enum Terminal {
-    /// Writes a line to standard error.
-    static func printError(_ line: String) {
-        FileHandle.standardError.write(Data((line + "\n").utf8))
-    }
-
-    /// Whether standard error is a terminal (progress lines only then).
-    static var standardErrorIsTerminal: Bool { isatty(2) == 1 }
-}
-
-/// Output files written whole or not at all: the text goes to a temporary file beside the target, then is renamed
-/// over it, so a failure never leaves half a manifest behind.
-enum OutputFile {
-    static func write(_ text: String, to path: String) throws {
-        let target = URL(fileURLWithPath: path)
-        let temporary = target.deletingLastPathComponent().appendingPathComponent(
-            ".\(target.lastPathComponent).\(ProcessInfo.processInfo.processIdentifier).tmp"
-        )
-        do {
-            try Data(text.utf8).write(to: temporary)
-            // rename(2) replaces the target atomically (same directory, so same file system).
-            guard rename(temporary.path, target.path) == 0 else {
-                throw CocoaError(
-                    .fileWriteUnknown,
-                    userInfo: [NSLocalizedDescriptionKey: String(cString: strerror(errno))]
-                )
-            }
-        } catch {
-            try? FileManager.default.removeItem(at: temporary)
-            throw CommandFailure(message: "\(path): error: cannot write the file: \(error.localizedDescription)")
-        }
-    }
 }

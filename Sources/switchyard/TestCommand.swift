@@ -47,8 +47,9 @@ struct TestCommand: AsyncParsableCommand {
         if let casesPath { cases = try await ManifestOptions.load(.file(casesPath), lenient: true, network: nil) }
         let engine = ScriptEngine(fetcher: network.fetcher(onlineByDefault: false))
         let runner = RuleTestRunner(rules: rules, cases: cases?.manifest, engine: engine, timeLimit: network.timeLimit)
+        let output = CommandOutput.current
         let started = ContinuousClock.now
-        let live = progress && Terminal.standardErrorIsTerminal ? LiveProgress() : nil
+        let live = progress && output.errorIsTerminal ? LiveProgress(output: output) : nil
         let report = await runner.run(progress: live.map { live in { live.update($0, done: $1, total: $2) } })
         live?.finish()
         if let junit {
@@ -59,9 +60,9 @@ struct TestCommand: AsyncParsableCommand {
             )
         }
         if json {
-            try JSONOutput.print(report)
+            try output.printJSON(report)
         } else {
-            print(TestSummary.render(report, rules: rules))
+            output.print(TestSummary.render(report, rules: rules))
         }
         if report.failed > 0 { throw ExitCode(1) }
     }
@@ -106,6 +107,12 @@ final class LiveProgress {
     private var passed = 0, failed = 0, skipped = 0
     private var lastDraw = ContinuousClock.now - .seconds(1)
     private let line = ProgressLine()
+    private let output: CommandOutput
+
+    /// Creates a progress line drawn on `output`'s standard error.
+    init(output: CommandOutput) {
+        self.output = output
+    }
 
     func update(_ result: RuleTestResult, done: Int, total: Int) {
         switch result.status {
@@ -116,12 +123,13 @@ final class LiveProgress {
         let now = ContinuousClock.now
         guard done == total || now - lastDraw >= .milliseconds(50) else { return }
         lastDraw = now
-        FileHandle.standardError.write(
+        output.writeError(
             Data(("\r" + line.render(done: done, total: total, passed: passed, failed: failed, skipped: skipped)).utf8)
         )
     }
 
+    /// Ends the line.
     func finish() {
-        FileHandle.standardError.write(Data("\n".utf8))
+        output.writeError(Data("\n".utf8))
     }
 }

@@ -57,11 +57,9 @@ struct XCallbackCommand: AsyncParsableCommand {
         @OptionGroup var policyOptions: PolicyOptions
 
         func run() throws {
-            let pairs = try parameters.map { text -> XCallbackRequest.Parameter in
-                guard let equals = text.firstIndex(of: "="), equals != text.startIndex else {
-                    throw CommandFailure(message: "error: --param \"\(text)\" must be name=value")
-                }
-                return .init(String(text[..<equals]), String(text[text.index(after: equals)...]))
+            let pairs = try parameters.map { text throws(CommandFailure) in
+                let (name, value) = try ParameterArgument.split(text, form: "name=value")
+                return XCallbackRequest.Parameter(name, value)
             }
             do {
                 let request = try XCallbackRequest(
@@ -73,7 +71,7 @@ struct XCallbackCommand: AsyncParsableCommand {
                     cancel: cancel,
                     parameters: pairs
                 )
-                print(try request.url(policy: policyOptions.policy))
+                CommandOutput.current.print(try request.url(policy: policyOptions.policy))
             } catch {
                 throw CommandFailure(message: "error: \(error.description)")
             }
@@ -101,21 +99,22 @@ struct XCallbackCommand: AsyncParsableCommand {
             } catch {
                 throw CommandFailure(message: "error: \(error.description)")
             }
+            let output = CommandOutput.current
             if json {
                 // Sorted keys, like every JSON the tool prints, so output is stable; parameter order is kept.
-                try JSONOutput.print(request)
+                try output.printJSON(request)
                 return
             }
-            print("scheme:    \(request.scheme)\naction:    \(request.action)")
+            output.print("scheme:    \(request.scheme)\naction:    \(request.action)")
             let callbacks = [
                 ("x-source", request.source), ("x-success", request.success), ("x-error", request.error),
                 ("x-cancel", request.cancel),
             ]
             for case (let name, let value?) in callbacks {
-                print("\(name):\(String(repeating: " ", count: 10 - name.count))\(value)")
+                output.print("\(name):\(String(repeating: " ", count: 10 - name.count))\(value)")
             }
             for parameter in request.parameters {
-                print("param:     \(parameter.name) = \(parameter.value ?? "(no value)")")
+                output.print("param:     \(parameter.name) = \(parameter.value ?? "(no value)")")
             }
         }
     }

@@ -1,7 +1,8 @@
 import Foundation
 import Testing
 
-/// Loading `--manifest` files end to end: a broken manifest is an error at `file:line:column` with status 2.
+/// Loading `--manifest` files, in process: a broken manifest is an error at `file:line:column` with status 2;
+/// argument-parser's usage errors also through the built binary.
 @Suite struct ManifestOptionsTests {
     /// A malformed manifest and the `line:column` its first error must name.
     struct Broken: Sendable, CustomTestStringConvertible {
@@ -46,11 +47,11 @@ import Testing
     ]
 
     @Test(arguments: broken, [["resolve", "https://x.example/"], ["test"]])
-    func rejectsAMalformedManifestAtItsPlace(_ broken: Broken, command: [String]) throws {
+    func rejectsAMalformedManifestAtItsPlace(_ broken: Broken, command: [String]) async throws {
         let directory = try TemporaryDirectory()
         let path = try directory.write(broken.text, named: "broken.json")
         let arguments = command == ["test"] ? ["test", path] : command + ["--manifest", path]
-        let output = try SwitchyardProcess.run(arguments)
+        let output = await InProcessCommand.run(arguments)
         #expect(output.status == 2)
         #expect(output.stdout.isEmpty)
         let first = try #require(output.stderrLines.first)
@@ -58,28 +59,32 @@ import Testing
         #expect(first.contains(broken.code))
     }
 
-    @Test func usesTheRestOfABrokenManifestWhenLenient() throws {
+    @Test func usesTheRestOfABrokenManifestWhenLenient() async throws {
         let directory = try TemporaryDirectory()
         let path = try directory.write(Self.broken[1].text, named: "broken.json")
-        let output = try SwitchyardProcess.run(["resolve", "--lenient", "--manifest", path, "https://x.example/"])
+        let output = await InProcessCommand.run(["resolve", "--lenient", "--manifest", path, "https://x.example/"])
         #expect(output.status == 0)
         #expect(output.stderrLines.count == 1)
         #expect(output.stderr.contains("E_UNKNOWN_APP"))
     }
 
-    @Test func reportsAMissingFileInOneLine() throws {
+    @Test func reportsAMissingFileInOneLine() async throws {
         let directory = try TemporaryDirectory()
         let path = directory.url.appendingPathComponent("absent.json").path
         for arguments in [["resolve", "--manifest", path, "https://x.example/"], ["test", path]] {
-            let output = try SwitchyardProcess.run(arguments)
+            let output = await InProcessCommand.run(arguments)
             #expect(output.status == 2)
             #expect(output.stderrLines == ["\(path): error: no readable file at this path"])
         }
     }
 
-    @Test(arguments: [["resolve", "--bogus", "https://x.example/"], ["test", "--no-such-flag"], ["frobnicate"]])
-    func rejectsUnknownOptionsWithStatusTwo(_ arguments: [String]) throws {
-        let output = try SwitchyardProcess.run(arguments)
+    /// The smoke test of the built binary: `main` maps argument-parser's usage errors to status 2 and one line.
+    @Test(
+        arguments: [["resolve", "--bogus", "https://x.example/"], ["test", "--no-such-flag"], ["frobnicate"]],
+        CommandRunner.allCases
+    )
+    func rejectsUnknownOptionsWithStatusTwo(_ arguments: [String], runner: CommandRunner) async throws {
+        let output = try await runner.run(arguments)
         #expect(output.status == 2)
         #expect(output.stdout.isEmpty)
         #expect(output.stderrLines.count == 1, "\(output.stderr)")

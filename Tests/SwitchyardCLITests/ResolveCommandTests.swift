@@ -2,7 +2,7 @@ import Foundation
 import SwitchyardTestSupport
 import Testing
 
-/// `switchyard resolve` end to end: the built binary, the real v5 manifest, the table and the JSON document.
+/// `switchyard resolve` in process: the real v5 manifest, the table and the JSON document; one run of the built binary.
 @Suite struct ResolveCommandTests {
     static let tweet = "https://twitter.com/zpower/status/588561590997352448"
 
@@ -19,8 +19,8 @@ import Testing
     }
 
     @Test(.enabled(if: SharedData.isAvailable, SharedData.skipReason))
-    func printsATableOfOpeningsForATweet() throws {
-        let output = try SwitchyardProcess.run([
+    func printsATableOfOpeningsForATweet() async throws {
+        let output = await InProcessCommand.run([
             "resolve", "--no-scripts", "--offline", "--manifest", try Self.manifestPath(), Self.tweet,
         ])
         #expect(output.status == 0, "\(output.stderr)")
@@ -38,8 +38,8 @@ import Testing
     }
 
     @Test(.enabled(if: SharedData.isAvailable, SharedData.skipReason))
-    func rendersScriptOpeningsOfflineWhenTheyNeedNoNetwork() throws {
-        let output = try SwitchyardProcess.run([
+    func rendersScriptOpeningsOfflineWhenTheyNeedNoNetwork() async throws {
+        let output = await InProcessCommand.run([
             "resolve", "--json", "--offline", "--manifest", try Self.manifestPath(), Self.tweet,
         ])
         #expect(output.status == 0, "\(output.stderr)")
@@ -51,8 +51,8 @@ import Testing
     }
 
     @Test(.enabled(if: SharedData.isAvailable, SharedData.skipReason))
-    func printsTheDocumentedJSONShapeForATweet() throws {
-        let output = try SwitchyardProcess.run([
+    func printsTheDocumentedJSONShapeForATweet() async throws {
+        let output = await InProcessCommand.run([
             "resolve", "--json", "--no-scripts", "--offline", "--manifest", try Self.manifestPath(), Self.tweet,
         ])
         #expect(output.status == 0, "\(output.stderr)")
@@ -89,8 +89,8 @@ import Testing
     }
 
     @Test(.enabled(if: SharedData.isAvailable, SharedData.skipReason))
-    func filtersByInstalledSchemes() throws {
-        let output = try SwitchyardProcess.run([
+    func filtersByInstalledSchemes() async throws {
+        let output = await InProcessCommand.run([
             "resolve", "--json", "--installed", "tweetbot,googlechrome", "--manifest", try Self.manifestPath(),
             Self.tweet,
         ])
@@ -100,8 +100,10 @@ import Testing
         #expect(openings.compactMap { $0["app"] as? String } == ["tweetbot", "chrome"])
     }
 
-    @Test func resolvesWithTheBundledRulesWhenNoManifestIsGiven() throws {
-        let output = try SwitchyardProcess.run(["resolve", "--json", Self.tweet])
+    /// The smoke test of the built binary: `main` prints the document on the real standard output and exits 0.
+    @Test(arguments: CommandRunner.allCases)
+    func resolvesWithTheBundledRulesWhenNoManifestIsGiven(_ runner: CommandRunner) async throws {
+        let output = try await runner.run(["resolve", "--json", Self.tweet])
         #expect(output.status == 0, "\(output.stderr)")
         let document = try #require(try JSONSerialization.jsonObject(with: Data(output.stdout.utf8)) as? [String: Any])
         #expect(document["input"] as? String == Self.tweet)
@@ -109,11 +111,74 @@ import Testing
     }
 
     @Test(arguments: ["", "not a url", "https://a.example/\u{01}"])
-    func refusesABadLinkWithOneLineAndStatusTwo(_ link: String) throws {
-        let output = try SwitchyardProcess.run(["resolve", link])
+    func refusesABadLinkWithOneLineAndStatusTwo(_ link: String) async throws {
+        let output = await InProcessCommand.run(["resolve", link])
         #expect(output.status == 2)
         #expect(output.stdout.isEmpty)
         #expect(output.stderrLines.count == 1)
         #expect(output.stderr.hasPrefix("error: "))
+    }
+
+    @Test func resolvesABatchFileWithOneJSONLinePerLink() async throws {
+        let directory = try TemporaryDirectory()
+        let batch = try directory.write("\(Self.tweet)\n\n  \nnot a url\r\n\(Self.tweet)", named: "links.txt")
+        let output = await InProcessCommand.run(["resolve", "--offline", "--no-scripts", "--batch", batch])
+        #expect(output.status == 0, "\(output.stderr)")
+        #expect(output.stderr.isEmpty)
+        // Blank lines are skipped; a refused line is reported in its place and the batch goes on.
+        let lines = output.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.count == 3)
+        let documents = try lines.map { line in
+            try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+        }
+        #expect(documents.map { $0["input"] as? String } == [Self.tweet, "not a url", Self.tweet])
+        #expect((documents[0]["openings"] as? [Any])?.isEmpty == false)
+        let error = try #require(documents[1]["error"] as? [String: Any])
+        #expect((error["code"] as? String)?.isEmpty == false)
+        #expect((error["message"] as? String)?.isEmpty == false)
+        #expect(lines[2] == lines[0])
+    }
+
+    @Test func refusesABatchFileThatCannotBeRead() async throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.url.appendingPathComponent("absent.txt").path
+        let output = await InProcessCommand.run(["resolve", "--offline", "--batch", path])
+        #expect(output.status == 2)
+        #expect(output.stdout.isEmpty)
+        #expect(output.stderrLines == ["\(path): error: cannot read the batch file"])
+    }
+
+    /// `--platform` goes through LinkRules' one platform parser, which takes any case and drops apps limited to the
+    /// other device family.
+    @Test(arguments: [("pad", ["padapp", "both"]), ("PAD", ["padapp", "both"]), ("Phone", ["phoneapp", "both"])])
+    func readsThePlatformThroughTheSharedParser(_ platform: String, apps: [String]) async throws {
+        let directory = try TemporaryDirectory()
+        let path = try directory.write(
+            #"""
+            {"apps": [{"identifier": "phoneapp", "name": "P", "scheme": "p", "platform": "phone"},
+                      {"identifier": "padapp", "name": "T", "scheme": "t", "platform": "pad"},
+                      {"identifier": "both", "name": "B", "scheme": "b"}],
+             "actions": [{"regex": "https://x\\.example/(\\w+)", "formats": [
+               {"appId": "phoneapp", "format": "p://$1"}, {"appId": "padapp", "format": "t://$1"},
+               {"appId": "both", "format": "b://$1"}]}]}
+            """#,
+            named: "rules.json"
+        )
+        let output = await InProcessCommand.run([
+            "resolve", "--json", "--offline", "--manifest", path, "--platform", platform, "https://x.example/a",
+        ])
+        #expect(output.status == 0, "\(output.stderr)")
+        let document = try #require(try JSONSerialization.jsonObject(with: Data(output.stdout.utf8)) as? [String: Any])
+        let openings = try #require(document["openings"] as? [[String: Any]])
+        #expect(openings.compactMap { $0["app"] as? String } == apps)
+    }
+
+    @Test func refusesAnUnknownPlatformWithOneLineAndStatusTwo() async {
+        let output = await InProcessCommand.run(["resolve", "--offline", "--platform", "tablet", Self.tweet])
+        #expect(output.status == 2)
+        #expect(output.stdout.isEmpty)
+        #expect(output.stderrLines.count == 1, "\(output.stderr)")
+        #expect(output.stderr.hasPrefix("error: "))
+        #expect(output.stderr.contains("tablet"))
     }
 }

@@ -1,18 +1,11 @@
 import Foundation
 import SwitchyardTestSupport
 
-/// Runs the built `switchyard` binary of the package under test and captures what it printed.
-struct SwitchyardProcess {
-    /// What one run printed and how it ended.
-    struct Output {
-        var status: Int32
-        var stdout: String
-        var stderr: String
-
-        /// The non-empty lines of standard error.
-        var stderrLines: [String] { stderr.split(separator: "\n").map(String.init) }
-    }
-
+/// Runs the built `switchyard` binary of the package under test and captures what it printed: for the end-to-end
+/// runs, where the process itself (`main`, its streams, its exit, a terminal) is the point. Everything else runs in
+/// process through ``InProcessCommand``.
+enum SwitchyardProcess {
+    /// Why a run could not happen.
     struct Failure: Error, CustomStringConvertible {
         var description: String
     }
@@ -35,7 +28,7 @@ struct SwitchyardProcess {
     }
 
     /// Runs `switchyard arguments…`; output goes to temporary files so large outputs cannot block on a full pipe.
-    static func run(_ arguments: [String], timeout: Duration = .seconds(120)) throws -> Output {
+    static func run(_ arguments: [String], timeout: Duration = .seconds(120)) throws -> CommandOutcome {
         let binary = binaryURL
         guard FileManager.default.isExecutableFile(atPath: binary.path) else {
             throw Failure(description: "the switchyard binary was not built: looked for \(binary.path)")
@@ -71,7 +64,7 @@ struct SwitchyardProcess {
             )
         }
         process.waitUntilExit()
-        return Output(
+        return CommandOutcome(
             status: process.terminationStatus,
             stdout: String(decoding: try Data(contentsOf: stdoutURL), as: UTF8.self),
             stderr: String(decoding: try Data(contentsOf: stderrURL), as: UTF8.self)

@@ -2,19 +2,20 @@ import Foundation
 import SwitchyardTestSupport
 import Testing
 
-/// `switchyard test` end to end: the embedded tests of the bundled rules and of the real manifests.
+/// `switchyard test` in process: the embedded tests of the bundled rules and of the real manifests; a failing case
+/// also through the built binary.
 @Suite struct TestCommandTests {
-    @Test func bundledRulesPassTheirOwnTests() throws {
-        let output = try SwitchyardProcess.run(["test"])
+    @Test func bundledRulesPassTheirOwnTests() async throws {
+        let output = await InProcessCommand.run(["test"])
         #expect(output.status == 0, "\(output.stdout)\n\(output.stderr)")
         #expect(output.stdout.contains("bundled:default-rules.json (v5)"))
         #expect(output.stdout.contains(" 0 failed, "))
     }
 
     @Test(.enabled(if: SharedData.isAvailable, SharedData.skipReason))
-    func printsJSONTotalsForTheRealVersion5Manifest() throws {
+    func printsJSONTotalsForTheRealVersion5Manifest() async throws {
         let path = try #require(SharedData.url("openerManifest-v5.json")).path
-        let output = try SwitchyardProcess.run(["test", "--json", path])
+        let output = await InProcessCommand.run(["test", "--json", path])
         // The manifest's stale Tidal tests (inputs its regex cannot match) fail, so the exit status is 1.
         #expect(output.status == 1, "\(output.stderr)")
         let report = try #require(try JSONSerialization.jsonObject(with: Data(output.stdout.utf8)) as? [String: Any])
@@ -44,9 +45,9 @@ import Testing
     }
 
     @Test(.enabled(if: SharedData.isAvailable, SharedData.skipReason))
-    func summarisesTheRealVersion2Manifest() throws {
+    func summarisesTheRealVersion2Manifest() async throws {
         let path = try #require(SharedData.url("openerManifest-v2.json")).path
-        let output = try SwitchyardProcess.run(["test", path])
+        let output = await InProcessCommand.run(["test", path])
         #expect(output.status == 0, "\(output.stderr)")
         #expect(output.stdout.contains("(v2): 170 apps, 240 actions, 20 browsers"))
         let lines = output.stdout.split(separator: "\n").map { $0.split(separator: " ").joined(separator: " ") }
@@ -54,7 +55,9 @@ import Testing
         #expect(lines.contains("browser 29 passed, 0 failed, 0 skipped"))
     }
 
-    @Test func exitsOneWhenACaseFails() throws {
+    /// The smoke test of the built binary: a failed check exits 1 through `main`, as in process.
+    @Test(arguments: CommandRunner.allCases)
+    func exitsOneWhenACaseFails(_ runner: CommandRunner) async throws {
         let directory = try TemporaryDirectory()
         let path = try directory.write(
             #"""
@@ -64,7 +67,7 @@ import Testing
             """#,
             named: "failing.json"
         )
-        let output = try SwitchyardProcess.run(["test", path])
+        let output = try await runner.run(["test", path])
         #expect(output.status == 1)
         #expect(output.stdout.contains("FAIL /actions/0/formats/0/testResults/0: https://x.example/q"))
         #expect(output.stdout.contains(#"expected "a://WRONG", got "a://q""#))

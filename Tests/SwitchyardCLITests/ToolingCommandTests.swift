@@ -6,7 +6,8 @@ import Testing
 import FoundationXML
 #endif
 
-/// `lint`, `minify`, `migrate` and `test --junit` end to end, as a maintainer runs them.
+/// `lint`, `minify`, `migrate` and `test --junit` in process, as a maintainer runs them; the progress line also on a
+/// real terminal.
 @Suite struct ToolingCommandTests {
     static let broken = """
         {
@@ -21,10 +22,10 @@ import FoundationXML
         }
         """
 
-    @Test func lintReportsEveryProblemWithItsPlaceAndExitsOne() throws {
+    @Test func lintReportsEveryProblemWithItsPlaceAndExitsOne() async throws {
         let directory = try TemporaryDirectory()
         let path = try directory.write(Self.broken, named: "rules.json")
-        let output = try SwitchyardProcess.run(["lint", path])
+        let output = await InProcessCommand.run(["lint", path])
         #expect(output.status == 1)
         // File order: the stale test input (line 6) before the template (line 7).
         let lines = output.stdout.split(separator: "\n").map(String.init)
@@ -38,7 +39,7 @@ import FoundationXML
         )
         #expect(output.stdout.contains("[E_GROUP_REF at /actions/0/formats/0/format]"))
         #expect(output.stdout.contains("\(path): 2 errors, 0 warnings"))
-        let json = try SwitchyardProcess.run(["lint", "--json", path])
+        let json = await InProcessCommand.run(["lint", "--json", path])
         let report = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
         #expect(report["errorCount"] as? Int == 2)
         let diagnostics = try #require(report["diagnostics"] as? [[String: Any]])
@@ -47,73 +48,73 @@ import FoundationXML
         )
     }
 
-    @Test func lintOfTheBundledRulesIsClean() throws {
-        let output = try SwitchyardProcess.run(["lint"])
+    @Test func lintOfTheBundledRulesIsClean() async throws {
+        let output = await InProcessCommand.run(["lint"])
         #expect(output.status == 0, "\(output.stdout)")
         #expect(output.stdout.contains("bundled:default-rules.json: 0 errors"))
     }
 
-    @Test func lintOfATruncatedFileNamesLineAndColumn() throws {
+    @Test func lintOfATruncatedFileNamesLineAndColumn() async throws {
         let directory = try TemporaryDirectory()
         let path = try directory.write("{\n  \"apps\": [\n", named: "cut.json")
-        let output = try SwitchyardProcess.run(["lint", path])
+        let output = await InProcessCommand.run(["lint", path])
         #expect(output.status == 1)
         #expect(output.stdout.contains("\(path):3:1: error: invalid JSON"))
     }
 
     @Test(.enabled(if: SharedData.isAvailable, SharedData.skipReason))
-    func minifyThenTestWithTheOriginalsCasesGivesTheSameCounts() throws {
+    func minifyThenTestWithTheOriginalsCasesGivesTheSameCounts() async throws {
         let original = try #require(SharedData.url("openerManifest-v5.json")).path
         let directory = try TemporaryDirectory()
         let minified = directory.url.appendingPathComponent("min.json").path
-        let run = try SwitchyardProcess.run(["minify", original, "-o", minified])
+        let run = await InProcessCommand.run(["minify", original, "-o", minified])
         #expect(run.status == 0, "\(run.stderr)")
         #expect(run.stderr.contains("identical outcomes"))
         let originalSize = try #require(try FileManager.default.attributesOfItem(atPath: original)[.size] as? Int)
         let minifiedSize = try #require(try FileManager.default.attributesOfItem(atPath: minified)[.size] as? Int)
         #expect(minifiedSize * 3 < originalSize)
-        let before = try SwitchyardProcess.run(["test", original])
-        let after = try SwitchyardProcess.run(["test", minified, "--cases", original])
+        let before = await InProcessCommand.run(["test", original])
+        let after = await InProcessCommand.run(["test", minified, "--cases", original])
         #expect(before.stdout.split(separator: "\n").last == after.stdout.split(separator: "\n").last)
         #expect(after.stdout.hasSuffix("1785 passed, 12 failed, 323 skipped\n"))
     }
 
-    @Test func minifyWritesNothingWhenTheInputIsBroken() throws {
+    @Test func minifyWritesNothingWhenTheInputIsBroken() async throws {
         let directory = try TemporaryDirectory()
         let path = try directory.write("{\"apps\": [", named: "cut.json")
         let target = directory.url.appendingPathComponent("out.json").path
-        let output = try SwitchyardProcess.run(["minify", path, "-o", target])
+        let output = await InProcessCommand.run(["minify", path, "-o", target])
         #expect(output.status == 2)
         #expect(output.stderr.contains("\(path):1:11: error: invalid JSON"))
         #expect(!FileManager.default.fileExists(atPath: target))
     }
 
     @Test(.enabled(if: SharedData.isAvailable, SharedData.skipReason))
-    func migrateVersion2ToVersion5KeepsTheTestCountsAndRoundTrips() throws {
+    func migrateVersion2ToVersion5KeepsTheTestCountsAndRoundTrips() async throws {
         let v2 = try #require(SharedData.url("openerManifest-v2.json")).path
         let directory = try TemporaryDirectory()
         let v5 = directory.url.appendingPathComponent("v5.json").path
-        let up = try SwitchyardProcess.run(["migrate", v2, "--to", "v5", "-o", v5])
+        let up = await InProcessCommand.run(["migrate", v2, "--to", "v5", "-o", v5])
         #expect(up.status == 0, "\(up.stderr)")
-        let before = try SwitchyardProcess.run(["test", v2])
-        let after = try SwitchyardProcess.run(["test", v5])
+        let before = await InProcessCommand.run(["test", v2])
+        let after = await InProcessCommand.run(["test", v5])
         #expect(before.stdout.split(separator: "\n").last == after.stdout.split(separator: "\n").last)
         #expect(after.stdout.contains("(v5)"))
-        let down = try SwitchyardProcess.run(["migrate", v5, "--to", "v2"])
+        let down = await InProcessCommand.run(["migrate", v5, "--to", "v2"])
         #expect(down.status == 0)
         let back = try directory.write(down.stdout, named: "back.json")
-        let again = try SwitchyardProcess.run(["migrate", back, "--to", "5"])
+        let again = await InProcessCommand.run(["migrate", back, "--to", "5"])
         #expect(again.stdout == (try String(contentsOfFile: v5, encoding: .utf8)))
     }
 
-    @Test func outputReplacesAnExistingFileWhole() throws {
+    @Test func outputReplacesAnExistingFileWhole() async throws {
         let directory = try TemporaryDirectory()
         let path = try directory.write(
             Self.broken.replacingOccurrences(of: "a://$2", with: "a://$1"),
             named: "rules.json"
         )
         let target = try directory.write("old contents", named: "out.json")
-        let output = try SwitchyardProcess.run(["migrate", path, "--to", "v3", "-o", target])
+        let output = await InProcessCommand.run(["migrate", path, "--to", "v3", "-o", target])
         #expect(output.status == 0, "\(output.stderr)")
         let written = try String(contentsOfFile: target, encoding: .utf8)
         #expect(written.contains(#""appIdentifier": "a""#))
@@ -124,20 +125,64 @@ import FoundationXML
         )
     }
 
-    @Test func migrateRejectsAnUnknownVersion() throws {
-        let output = try SwitchyardProcess.run(["migrate", "x.json", "--to", "v9"])
+    /// `-o` goes through Foundation's atomic write: a failure names the path and says why in the tool's words, and
+    /// leaves nothing behind.
+    @Test func outputThatCannotBeWrittenIsNamedWithTheReason() async throws {
+        let directory = try TemporaryDirectory()
+        let path = try directory.write(
+            Self.broken.replacingOccurrences(of: "a://$2", with: "a://$1"),
+            named: "rules.json"
+        )
+        let missing = directory.url.appendingPathComponent("no-such-folder/out.json").path
+        let intoMissing = await InProcessCommand.run(["migrate", path, "--to", "v3", "--no-verify", "-o", missing])
+        #expect(intoMissing.status == 2)
+        #expect(intoMissing.stdout.isEmpty)
+        #expect(intoMissing.stderrLines.last == "\(missing): error: cannot write the file: its folder does not exist")
+        let folder = directory.url.appendingPathComponent("folder")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: false)
+        let ontoFolder = await InProcessCommand.run(["migrate", path, "--to", "v3", "--no-verify", "-o", folder.path])
+        #expect(ontoFolder.status == 2)
+        #expect(ontoFolder.stderrLines.last == "\(folder.path): error: cannot write the file: it is a folder")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).isEmpty)
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: directory.url.path).sorted() == [
+                "folder", "rules.json",
+            ]
+        )
+    }
+
+    /// `bench` on a tiny corpus: the compiled matcher and the naive loop agree on every link.
+    @Test func benchFindsNoMismatchOnASmallCorpus() async throws {
+        let directory = try TemporaryDirectory()
+        let corpus = try directory.write(
+            "https://twitter.com/jack/status/20\n\nhttps://example.org/\nhttps://www.youtube.com/watch?v=x\n",
+            named: "corpus.txt"
+        )
+        let output = await InProcessCommand.run([
+            "bench", "--corpus", corpus, "--naive-repetitions", "1", "--compiled-repetitions", "1", "--json",
+        ])
+        #expect(output.status == 0, "\(output.stderr)")
+        #expect(output.stderr.isEmpty)
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(output.stdout.utf8)) as? [String: Any])
+        #expect(report["urls"] as? Int == 3)
+        #expect(report["mismatches"] as? Int == 0)
+        #expect((report["ratio"] as? Double ?? 0) > 0)
+    }
+
+    @Test func migrateRejectsAnUnknownVersion() async throws {
+        let output = await InProcessCommand.run(["migrate", "x.json", "--to", "v9"])
         #expect(output.status == 2)
         #expect(output.stderr.contains("--to must be one of v1, v2, v3, v4, v5"))
     }
 
-    @Test func junitOutputIsXMLWithEveryCase() throws {
+    @Test func junitOutputIsXMLWithEveryCase() async throws {
         let directory = try TemporaryDirectory()
         let path = try directory.write(
             Self.broken.replacingOccurrences(of: "a://$2", with: "a://$1"),
             named: "rules.json"
         )
         let junit = directory.url.appendingPathComponent("report.xml")
-        let output = try SwitchyardProcess.run(["test", path, "--junit", junit.path])
+        let output = await InProcessCommand.run(["test", path, "--junit", junit.path])
         #expect(output.status == 1)
         let parser = XMLParser(data: try Data(contentsOf: junit))
         #expect(parser.parse())
@@ -164,5 +209,16 @@ import FoundationXML
         #expect(process.terminationStatus == 0, "\(text)")
         #expect(text.contains("\r["))
         #expect(text.contains("passed  0 failed  0 skipped"))
+    }
+
+    /// The same progress line in process, where the captured standard error passes for a terminal.
+    @Test func progressLineIsDrawnWhenStandardErrorIsATerminal() async throws {
+        let output = await InProcessCommand.run(["test"], errorIsTerminal: true)
+        #expect(output.status == 0, "\(output.stderr)")
+        #expect(output.stderr.hasPrefix("\r["))
+        #expect(output.stderr.contains("passed  0 failed  0 skipped"))
+        #expect(output.stderr.hasSuffix("\n"))
+        let quiet = await InProcessCommand.run(["test", "--no-progress"], errorIsTerminal: true)
+        #expect(quiet.stderr.isEmpty)
     }
 }

@@ -1,0 +1,56 @@
+import Foundation
+import Testing
+
+/// `switchyard choose` in process: the installed apps that can perform an action, and the remembered default.
+@Suite struct ChooseCommandTests {
+    static func choose(_ arguments: [String], store: String) async -> CommandOutcome {
+        await InProcessCommand.run(["choose", "--type", "maps", "--store", store] + arguments)
+    }
+
+    @Test func listsTheInstalledAppsWithTheirURLs() async throws {
+        let directory = try TemporaryDirectory()
+        let store = directory.url.appendingPathComponent("choices.sqlite").path
+        // Keys and schemes both name installed apps, through the one installed-apps parser.
+        let output = await Self.choose(
+            ["--action", "search", "--param", "query=coffee", "--installed", " comgooglemaps:, waze"],
+            store: store
+        )
+        #expect(output.status == 0, "\(output.stderr)")
+        let lines = output.stdout.split(separator: "\n").map { $0.split(separator: " ").joined(separator: " ") }
+        #expect(lines.first?.hasPrefix("maps / search: ") == true)
+        #expect(Array(lines.dropFirst()) == ["Google Maps comgooglemaps://?q=coffee", "Waze waze://?q=coffee"])
+    }
+
+    @Test func remembersAndForgetsTheDefault() async throws {
+        let directory = try TemporaryDirectory()
+        let store = directory.url.appendingPathComponent("choices.sqlite").path
+        let set = await Self.choose(["--set-default", "waze"], store: store)
+        #expect(set.status == 0, "\(set.stderr)")
+        #expect(set.stdout.isEmpty)
+        let chosen = await Self.choose(["--action", "search", "--param", "query=tea", "--json"], store: store)
+        #expect(chosen.status == 0, "\(chosen.stderr)")
+        let model = try #require(try JSONSerialization.jsonObject(with: Data(chosen.stdout.utf8)) as? [String: Any])
+        let choices = try #require(model["choices"] as? [[String: Any]])
+        #expect(choices.filter { $0["isDefault"] as? Bool == true }.compactMap { $0["app"] as? String } == ["waze"])
+        #expect(model["showPicker"] as? Bool == false)
+        let text = await Self.choose(["--action", "search", "--param", "query=tea"], store: store)
+        #expect(text.stdout.contains("* Waze"))
+        let reset = await Self.choose(
+            ["--reset", "--action", "search", "--param", "query=tea", "--json"],
+            store: store
+        )
+        let after = try #require(try JSONSerialization.jsonObject(with: Data(reset.stdout.utf8)) as? [String: Any])
+        #expect(after["showPicker"] as? Bool == true)
+    }
+
+    @Test func refusesAnUnknownAppWithOneLineAndStatusTwo() async throws {
+        let directory = try TemporaryDirectory()
+        let store = directory.url.appendingPathComponent("choices.sqlite").path
+        let output = await Self.choose(["--set-default", "tweetbot"], store: store)
+        #expect(output.status == 2)
+        #expect(output.stdout.isEmpty)
+        #expect(output.stderrLines.count == 1)
+        #expect(output.stderr.hasPrefix("error: "))
+        #expect(output.stderr.contains("\"tweetbot\""))
+    }
+}
