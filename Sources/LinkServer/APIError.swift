@@ -1,9 +1,10 @@
-import Foundation
 import HTTPTypes
 import Hummingbird
-import LinkResolver
 
-/// An error answered as JSON `{"error": {"code", "message"}}` with its HTTP status.
+/// An error answered as JSON `{"error": {"code", "message", "path"?}}` with its HTTP status.
+///
+/// Route handlers throw it; Hummingbird's router turns any ``HTTPResponseError`` into its response, which is encoded
+/// by the request context's `responseEncoder`, so errors and documents share one JSON setting.
 public struct APIError: Error, Sendable, HTTPResponseError {
     /// The HTTP status.
     public var status: HTTPResponse.Status
@@ -11,6 +12,8 @@ public struct APIError: Error, Sendable, HTTPResponseError {
     public var code: String
     /// One sentence for a person.
     public var message: String
+    /// The JSON path of the request body's field at fault (`$.urls[3]`), for errors about a body.
+    public var path: String?
     /// For `405`: the methods the path accepts (sent as `Allow`).
     public var allowedMethods: [HTTPRequest.Method]
 
@@ -19,33 +22,34 @@ public struct APIError: Error, Sendable, HTTPResponseError {
         _ status: HTTPResponse.Status,
         _ code: String,
         _ message: String,
+        path: String? = nil,
         allowedMethods: [HTTPRequest.Method] = []
     ) {
         self.status = status
         self.code = code
         self.message = message
+        self.path = path
         self.allowedMethods = allowedMethods
     }
 
-    /// `Content-Type: application/json`, and `Allow` for `405`.
-    public var headers: HTTPFields {
-        var fields: HTTPFields = [.contentType: "application/json; charset=utf-8"]
-        if !allowedMethods.isEmpty { fields[.allow] = allowedMethods.map(\.rawValue).joined(separator: ", ") }
-        return fields
-    }
-
-    /// The JSON body with the status and headers.
+    /// The JSON body with the status, and `Allow` for `405`.
     public func response(from request: Request, context: some RequestContext) throws -> Response {
-        let data = try DocumentEncoder.json().encode(ErrorBody(error: .init(code: code, message: message)))
-        return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: data)))
+        let document = ErrorDocument(error: .init(code: code, message: message, path: path))
+        var response = try context.responseEncoder.encode(document, from: request, context: context)
+        response.status = status
+        if !allowedMethods.isEmpty {
+            response.headers[.allow] = allowedMethods.map(\.rawValue).joined(separator: ", ")
+        }
+        return response
     }
 }
 
-/// `{"error": {"code", "message"}}`.
-struct ErrorBody: Codable, Sendable {
-    struct Detail: Codable, Sendable {
+/// `{"error": {"code", "message", "path"?}}`.
+struct ErrorDocument: Encodable {
+    struct Detail: Encodable {
         var code: String
         var message: String
+        var path: String?
     }
     var error: Detail
 }

@@ -45,6 +45,20 @@ public struct ConnectionLimits: Sendable, Equatable {
     }
 }
 
+/// Why a connection was refused before routing (the middle of its metric's name).
+enum ConnectionRefusal: String, Sendable {
+    /// The connection limit was reached (`503`).
+    case connections
+    /// The header block was too large or had too many fields (`431`).
+    case headers
+    /// The request could not be parsed (`400`).
+    case malformed
+    /// The request head did not arrive in time (closed).
+    case headerTimeout = "header_timeout"
+    /// The declared body was over the limit (`413`).
+    case body
+}
+
 /// The count of open connections, shared by every connection's guard.
 final class ConnectionCounter: Sendable {
     private let open = Mutex(0)
@@ -74,12 +88,16 @@ final class ConnectionGuardHandler: ChannelDuplexHandler, RemovableChannelHandle
 
     private let limits: ConnectionLimits
     private let counter: ConnectionCounter
-    private let onRefusal: @Sendable (String) -> Void
+    private let onRefusal: @Sendable (ConnectionRefusal) -> Void
     private var counted = false
     private var refusing = false
     private var headTimer: Scheduled<Void>?
 
-    init(limits: ConnectionLimits, counter: ConnectionCounter, onRefusal: @escaping @Sendable (String) -> Void) {
+    init(
+        limits: ConnectionLimits,
+        counter: ConnectionCounter,
+        onRefusal: @escaping @Sendable (ConnectionRefusal) -> Void
+    ) {
         self.limits = limits
         self.counter = counter
         self.onRefusal = onRefusal
@@ -98,7 +116,7 @@ final class ConnectionGuardHandler: ChannelDuplexHandler, RemovableChannelHandle
         guard !counted, !refusing else { return }
         guard counter.enter(limit: limits.maximumConnections) else {
             refusing = true
-            onRefusal("connections")
+            onRefusal(.connections)
             refuse(context: context, status: .serviceUnavailable)
             return
         }
@@ -130,7 +148,7 @@ final class ConnectionGuardHandler: ChannelDuplexHandler, RemovableChannelHandle
             headTimer?.cancel()
             headTimer = nil
             if let length = head.headerFields[.contentLength].flatMap(Int.init), length > limits.maximumBodyBytes {
-                onRefusal("body")
+                onRefusal(.body)
                 refuse(context: context, status: .contentTooLarge)
                 return
             }
@@ -150,10 +168,10 @@ final class ConnectionGuardHandler: ChannelDuplexHandler, RemovableChannelHandle
         guard let parserError = error as? HTTPParserError else { return context.fireErrorCaught(error) }
         guard !refusing else { return }
         if parserError == .headerOverflow {
-            onRefusal("headers")
+            onRefusal(.headers)
             refuse(context: context, status: .init(code: 431, reasonPhrase: "Request Header Fields Too Large"))
         } else {
-            onRefusal("malformed")
+            onRefusal(.malformed)
             refuse(context: context, status: .badRequest)
         }
     }
@@ -164,7 +182,7 @@ final class ConnectionGuardHandler: ChannelDuplexHandler, RemovableChannelHandle
         let nanoseconds = timeout.seconds * 1_000_000_000 + timeout.attoseconds / 1_000_000_000
         let channel = context.channel
         headTimer = context.eventLoop.scheduleTask(in: .nanoseconds(nanoseconds)) { [onRefusal] in
-            onRefusal("header timeout")
+            onRefusal(.headerTimeout)
             channel.close(promise: nil)
         }
     }
@@ -187,8 +205,10 @@ final class ConnectionGuardHandler: ChannelDuplexHandler, RemovableChannelHandle
 
 extension ConnectionLimits {
     /// The HTTP/1 server with these limits: decoder limits for headers, the guard for the rest.
-    func serverBuilder(counter: ConnectionCounter, onRefusal: @escaping @Sendable (String) -> Void) -> HTTPServerBuilder
-    {
+    func serverBuilder(
+        counter: ConnectionCounter,
+        onRefusal: @escaping @Sendable (ConnectionRefusal) -> Void
+    ) -> HTTPServerBuilder {
         let limits = self
         return .http1(
             configuration: HTTP1Channel.Configuration(

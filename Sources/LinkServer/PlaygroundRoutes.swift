@@ -1,22 +1,25 @@
 import Foundation
 import Hummingbird
 
-/// Serves the playground page (plain HTML, CSS and JavaScript bundled with the binary; no build step).
+/// `GET /` and its two files: the playground page (plain HTML, CSS and JavaScript bundled with the binary; no build
+/// step).
 enum PlaygroundRoutes {
-    static let files: [String: (resource: String, type: String)] = [
-        "/": ("index.html", "text/html; charset=utf-8"),
-        "/playground/app.js": ("app.js", "text/javascript; charset=utf-8"),
-        "/playground/style.css": ("style.css", "text/css; charset=utf-8"),
+    static let files: [(path: RouterPath, resource: String, type: String)] = [
+        ("/", "index.html", "text/html; charset=utf-8"),
+        ("/playground/app.js", "app.js", "text/javascript; charset=utf-8"),
+        ("/playground/style.css", "style.css", "text/css; charset=utf-8"),
     ]
 
-    static func add(to router: Router<BasicRequestContext>) {
-        for (path, file) in files {
+    /// The routes, at the root; a file missing from the bundle is not served.
+    static var collection: RouteCollection<SwitchyardRequestContext> {
+        let routes = RouteCollection(context: SwitchyardRequestContext.self)
+        for file in files {
             guard
                 let url = Bundle.module.url(forResource: file.resource, withExtension: nil, subdirectory: "playground"),
                 let data = try? Data(contentsOf: url)
             else { continue }
             let buffer = ByteBuffer(bytes: data)
-            router.get(RouterPath(path)) { _, _ in
+            routes.get(file.path) { _, _ in
                 Response(
                     status: .ok,
                     headers: [.contentType: file.type, .cacheControl: "no-cache"],
@@ -24,5 +27,6 @@ enum PlaygroundRoutes {
                 )
             }
         }
+        return routes
     }
 }

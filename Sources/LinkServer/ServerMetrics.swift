@@ -1,94 +1,122 @@
-import Foundation
-import Synchronization
+import HTTPTypes
+import Prometheus
 
-/// Request counts, latency histograms and cache figures, rendered as Prometheus text at `/metrics`.
+/// The server's metrics in a Prometheus registry of its own (never the process-wide default, so two servers in one
+/// process keep separate figures), rendered as Prometheus text at `/metrics`.
+///
+/// The names are what `scripts/loadtest`, `scripts/hostile-loadtest` and `scripts/hostile-sender.py` read:
+/// `switchyard_requests_total{route,status}`, `switchyard_request_duration_seconds{route}` (a histogram),
+/// `switchyard_rule_reloads_total{outcome}`, `switchyard_rule_set_generation`, and one
+/// `switchyard_connections_refused_<reason>_total` counter per ``ConnectionRefusal``.
 public final class ServerMetrics: Sendable {
-    /// Upper bounds of the latency buckets, in seconds.
-    static let buckets: [Double] = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10]
+    /// The registry every metric of this server lives in.
+    public let registry = PrometheusCollectorRegistry()
+    private let generation: Gauge
 
-    private struct RouteKey: Hashable {
-        var route: String
-        var status: Int
-    }
+    /// Upper bounds of the latency buckets.
+    static let latencyBuckets: [Duration] = [
+        .microseconds(500), .milliseconds(1), .microseconds(2500), .milliseconds(5), .milliseconds(10),
+        .milliseconds(25), .milliseconds(50), .milliseconds(100), .milliseconds(250), .milliseconds(500),
+        .seconds(1), .milliseconds(2500), .seconds(5), .seconds(10),
+    ]
 
-    private struct Histogram {
-        var counts = [Int](repeating: 0, count: ServerMetrics.buckets.count)
-        var sum = 0.0
-        var total = 0
-    }
-
-    private struct State {
-        var requests: [RouteKey: Int] = [:]
-        var latency: [String: Histogram] = [:]
-        var reloads: [String: Int] = [:]
-        var counters: [String: Int] = [:]
-    }
-
-    private let state = Mutex(State())
-
-    /// Creates empty metrics.
-    public init() {}
-
-    /// Records one answered request.
-    public func record(route: String, status: Int, seconds: Double) {
-        state.withLock { state in
-            state.requests[RouteKey(route: route, status: status), default: 0] += 1
-            var histogram = state.latency[route] ?? Histogram()
-            for (index, bound) in Self.buckets.enumerated() where seconds <= bound { histogram.counts[index] += 1 }
-            histogram.sum += seconds
-            histogram.total += 1
-            state.latency[route] = histogram
-        }
-    }
-
-    /// Records a reload outcome (`accepted`, `rejected`, `unchanged`).
-    public func recordReload(_ outcome: String) {
-        state.withLock { $0.reloads[outcome, default: 0] += 1 }
-    }
-
-    /// Adds to a named counter (for example cache hits).
-    public func increment(_ name: String, by amount: Int = 1) {
-        state.withLock { $0.counters[name, default: 0] += amount }
+    /// Creates the metrics, with the reload counters at zero.
+    public init() {
+        generation = registry.makeGauge(descriptor: Self.generationName)
+        for outcome in ReloadOutcome.allCases { _ = reloadCounter(outcome) }
     }
 
     /// The Prometheus text exposition.
-    public func render(generation: Int) -> String {
-        state.withLock { state in
-            var lines: [String] = []
-            lines.append("# HELP switchyard_requests_total HTTP requests answered, by route and status.")
-            lines.append("# TYPE switchyard_requests_total counter")
-            for (key, count) in state.requests.sorted(by: {
-                ($0.key.route, $0.key.status) < ($1.key.route, $1.key.status)
-            }) {
-                lines.append("switchyard_requests_total{route=\"\(key.route)\",status=\"\(key.status)\"} \(count)")
-            }
-            lines.append("# HELP switchyard_request_duration_seconds Time to answer a request, by route.")
-            lines.append("# TYPE switchyard_request_duration_seconds histogram")
-            for (route, histogram) in state.latency.sorted(by: { $0.key < $1.key }) {
-                for (index, bound) in Self.buckets.enumerated() {
-                    lines.append(
-                        "switchyard_request_duration_seconds_bucket{route=\"\(route)\",le=\"\(bound)\"} \(histogram.counts[index])"
-                    )
-                }
-                lines.append(
-                    "switchyard_request_duration_seconds_bucket{route=\"\(route)\",le=\"+Inf\"} \(histogram.total)"
-                )
-                lines.append("switchyard_request_duration_seconds_sum{route=\"\(route)\"} \(histogram.sum)")
-                lines.append("switchyard_request_duration_seconds_count{route=\"\(route)\"} \(histogram.total)")
-            }
-            lines.append("# HELP switchyard_rule_reloads_total Rule set reload attempts, by outcome.")
-            lines.append("# TYPE switchyard_rule_reloads_total counter")
-            for (outcome, count) in state.reloads.sorted(by: { $0.key < $1.key }) {
-                lines.append("switchyard_rule_reloads_total{outcome=\"\(outcome)\"} \(count)")
-            }
-            lines.append("# HELP switchyard_rule_set_generation Rule sets accepted since start.")
-            lines.append("# TYPE switchyard_rule_set_generation gauge")
-            lines.append("switchyard_rule_set_generation \(generation)")
-            for (name, value) in state.counters.sorted(by: { $0.key < $1.key }) {
-                lines.append("# TYPE switchyard_\(name) counter")
-                lines.append("switchyard_\(name) \(value)")
-            }
-            return lines.joined(separator: "\n") + "\n"
-        }
+    public func exposition() -> [UInt8] {
+        var bytes: [UInt8] = []
+        registry.emit(into: &bytes)
+        return bytes
     }
+
+    /// Records one answered request.
+    func recordRequest(route: String, status: HTTPResponse.Status, duration: Duration) {
+        registry.makeCounter(
+            descriptor: Self.requestsName,
+            labels: [("route", route), ("status", String(status.code))]
+        ).increment()
+        registry.makeDurationHistogram(
+            descriptor: Self.durationName,
+            labels: [("route", route)],
+            buckets: Self.latencyBuckets
+        ).record(duration)
+    }
+
+    /// Records a reload attempt.
+    func recordReload(_ outcome: ReloadOutcome) {
+        reloadCounter(outcome).increment()
+    }
+
+    /// Sets the number of the rule-set generation now serving.
+    func recordGeneration(_ number: Int) {
+        generation.set(Double(number))
+    }
+
+    /// Counts a connection refused before routing.
+    func recordRefusal(_ reason: ConnectionRefusal) {
+        registry.makeCounter(descriptor: Self.refusalsName(reason)).increment()
+    }
+
+    private func reloadCounter(_ outcome: ReloadOutcome) -> Counter {
+        registry.makeCounter(descriptor: Self.reloadsName, labels: [("outcome", outcome.rawValue)])
+    }
+
+    // The metric names and help texts (a registry refuses two help texts for one name).
+
+    private static var requestsName: MetricNameDescriptor {
+        .init(
+            namespace: "switchyard",
+            metricName: "requests",
+            unitName: "total",
+            helpText: "HTTP requests answered, by route and status."
+        )
+    }
+
+    private static var durationName: MetricNameDescriptor {
+        .init(
+            namespace: "switchyard",
+            metricName: "request_duration",
+            unitName: "seconds",
+            helpText: "Time to answer a request, by route."
+        )
+    }
+
+    private static var reloadsName: MetricNameDescriptor {
+        .init(
+            namespace: "switchyard",
+            metricName: "rule_reloads",
+            unitName: "total",
+            helpText: "Rule set reload attempts, by outcome."
+        )
+    }
+
+    private static var generationName: MetricNameDescriptor {
+        .init(
+            namespace: "switchyard",
+            metricName: "rule_set_generation",
+            unitName: "",
+            helpText: "The number of the rule set serving (1 for the initial one, one more per accepted reload)."
+        )
+    }
+
+    private static func refusalsName(_ reason: ConnectionRefusal) -> MetricNameDescriptor {
+        .init(
+            namespace: "switchyard",
+            metricName: "connections_refused_\(reason.rawValue)",
+            unitName: "total",
+            helpText: "Connections refused before routing (\(reason.rawValue))."
+        )
+    }
+}
+
+/// How a reload attempt ended.
+enum ReloadOutcome: String, CaseIterable {
+    /// The new rules serve.
+    case accepted
+    /// The new rules were refused; the previous ones keep serving.
+    case rejected
 }

@@ -1,4 +1,4 @@
-import Dispatch
+import AppChooser
 import Foundation
 import Hummingbird
 import LinkFetching
@@ -18,6 +18,8 @@ public struct SwitchyardServer: Sendable {
     public let metrics: ServerMetrics
     /// Its fetcher, script engine and short-link cache.
     public let network: ServerNetwork
+    /// The app chooser's catalog (bundled data), for `/v1/choose`.
+    public let catalog: AppCatalog
     /// Loads and vets the rules (a URL through the download cache).
     let loader: RuleSetLoader
     /// Open connections, bounded by the configuration's ``ConnectionLimits``.
@@ -46,43 +48,65 @@ public struct SwitchyardServer: Sendable {
         let loaded = try await loader.load(configuration.manifest)
         metrics = ServerMetrics()
         network = ServerNetwork(fetcher: fetcher)
+        catalog = (try? AppCatalog.bundled()) ?? AppCatalog()
         store = RuleSetStore(
             network.resolver(for: loaded.rules),
             testReport: loaded.testReport,
             fileSignature: Self.signature(of: configuration.manifest)
         )
+        metrics.recordGeneration(store.generation)
         logger.info(
             "rules loaded",
             metadata: ["source": "\(configuration.manifest)", "actions": "\(loaded.rules.manifest.actions.count)"]
         )
     }
 
-    /// The Hummingbird application (for running, or for in-process tests with HummingbirdTesting).
-    public func application(onServerRunning: (@Sendable (Int) async -> Void)? = nil) -> some ApplicationProtocol {
-        let routes = ServerRoutes(store: store, metrics: metrics, configuration: configuration, network: network)
+    /// The Hummingbird application: the routes, the connection limits, and the rule reloader as a service.
+    ///
+    /// - Parameters:
+    ///   - reloadsOnHangUp: Whether SIGHUP reloads the rules; the signal is trapped before this returns. A signal
+    ///     handler is process-wide, so in-process tests that run several applications leave it off;
+    ///     ``run(onServerRunning:)`` turns it on.
+    ///   - onServerRunning: Called with the port once the server listens.
+    public func application(
+        reloadsOnHangUp: Bool = false,
+        onServerRunning: (@Sendable (Int) async -> Void)? = nil
+    ) async -> some ApplicationProtocol {
+        await application(router: router(), reloadsOnHangUp: reloadsOnHangUp, onServerRunning: onServerRunning)
+    }
+
+    /// Runs until SIGINT/SIGTERM (graceful shutdown: in-flight requests finish, then the reloader stops), reloading
+    /// the rules on SIGHUP and when the manifest changes.
+    public func run(onServerRunning: (@Sendable (Int) async -> Void)? = nil) async throws {
+        try await application(reloadsOnHangUp: true, onServerRunning: onServerRunning).runService()
+    }
+
+    /// The application over `router`.
+    func application(
+        router: Router<SwitchyardRequestContext>,
+        reloadsOnHangUp: Bool,
+        onServerRunning: (@Sendable (Int) async -> Void)?
+    ) async -> some ApplicationProtocol {
         var limits = configuration.connectionLimits
         limits.maximumBodyBytes = configuration.maximumBodyBytes
         let metrics = metrics
+        let reloader = await RuleReloader(
+            interval: configuration.reloadInterval,
+            trapsHangUp: reloadsOnHangUp,
+            reload: { await reload(reason: "SIGHUP") },
+            reloadIfChanged: { await reloadIfChanged() }
+        )
         return Application(
-            router: routes.router(),
-            server: limits.serverBuilder(counter: connections) { reason in
-                metrics.increment("connections_refused_\(reason.replacingOccurrences(of: " ", with: "_"))_total")
-            },
+            router: router,
+            server: limits.serverBuilder(counter: connections) { reason in metrics.recordRefusal(reason) },
             configuration: .init(
                 address: .hostname(configuration.host, port: configuration.port),
                 serverName: "switchyard"
             ),
+            services: [reloader],
             onServerRunning: { channel in await onServerRunning?(channel.localAddress?.port ?? 0) },
             logger: logger
         )
-    }
-
-    /// Runs until SIGINT/SIGTERM (graceful shutdown: in-flight requests finish), reloading the rules on SIGHUP and
-    /// when the manifest file changes.
-    public func run(onServerRunning: (@Sendable (Int) async -> Void)? = nil) async throws {
-        let reloads = Task { await watchForReloads() }
-        defer { reloads.cancel() }
-        try await application(onServerRunning: onServerRunning).runService()
     }
 
     /// Reloads the rules now. A manifest that fails to load or to pass its own deterministic tests is refused and
@@ -97,12 +121,13 @@ public struct SwitchyardServer: Sendable {
                 testReport: loaded.testReport,
                 fileSignature: signature
             )
-            metrics.recordReload("accepted")
+            metrics.recordReload(.accepted)
+            metrics.recordGeneration(store.generation)
             logger.info("rules reloaded", metadata: ["reason": "\(reason)", "generation": "\(store.generation)"])
             return true
         } catch {
             store.recordRejection(error.description, fileSignature: signature)
-            metrics.recordReload("rejected")
+            metrics.recordReload(.rejected)
             logger.error(
                 "reload refused; the previous rules keep serving",
                 metadata: ["reason": "\(reason)", "error": "\(error.description)"]
@@ -111,26 +136,25 @@ public struct SwitchyardServer: Sendable {
         }
     }
 
-    private func watchForReloads() async {
-        let hangups = SignalWatcher(signal: SIGHUP)
-        defer { hangups.cancel() }
-        while !Task.isCancelled {
-            try? await Task.sleep(for: configuration.reloadInterval)
-            if hangups.consume() {
-                await reload(reason: "SIGHUP")
-            } else if case .file = configuration.manifest,
-                Self.signature(of: configuration.manifest) != store.fileSignature
-            {
+    /// Reloads if the manifest changed: a file whose size or modification time differs from the serving rules', or
+    /// a URL whose conditional GET brings a new copy.
+    func reloadIfChanged() async {
+        switch configuration.manifest {
+        case .file:
+            if Self.signature(of: configuration.manifest) != store.fileSignature {
                 await reload(reason: "file changed")
-            } else if case .url(let url) = configuration.manifest, let downloader = loader.downloader,
+            }
+        case .url(let url):
+            guard let downloader = loader.downloader,
                 let download = try? await downloader.load(
                     url: url,
                     validate: { data in _ = try ManifestLoader().load(Array(data), file: url) }
                 ),
                 download.source == .network
-            {
-                await reload(reason: "manifest URL changed")
-            }
+            else { return }
+            await reload(reason: "manifest URL changed")
+        case .bundled:
+            return
         }
     }
 
@@ -138,32 +162,4 @@ public struct SwitchyardServer: Sendable {
         if case .file(let path) = source { return FileSignature.of(path) }
         return nil
     }
-}
-
-/// Notices a Unix signal (SIGHUP) without a handler that could interrupt anything: a dispatch source sets a flag
-/// that the reload loop consumes.
-final class SignalWatcher: @unchecked Sendable {
-    private let source: any DispatchSourceSignal
-    private let lock = NSLock()
-    private var pending = false
-
-    init(signal number: Int32) {
-        signal(number, SIG_IGN)
-        source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-        source.setEventHandler { [weak self] in
-            guard let self else { return }
-            self.lock.withLock { self.pending = true }
-        }
-        source.resume()
-    }
-
-    /// Whether the signal arrived since the last call.
-    func consume() -> Bool {
-        lock.withLock {
-            defer { pending = false }
-            return pending
-        }
-    }
-
-    func cancel() { source.cancel() }
 }

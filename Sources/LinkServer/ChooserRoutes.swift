@@ -1,0 +1,45 @@
+import AppChooser
+import Hummingbird
+import HummingbirdCore
+import LinkRules
+
+/// `GET /v1/choose?type=twitter&action=show_profile&param=profile_screenname=KarlTheFog&installed=a,b`: the app
+/// picker's model over the chooser's catalog (no choice is stored by the server: a client remembers its user's).
+struct ChooserRoutes {
+    let catalog: AppCatalog
+
+    /// The routes, relative to `/v1`.
+    var collection: RouteCollection<SwitchyardRequestContext> {
+        let routes = RouteCollection(context: SwitchyardRequestContext.self)
+        routes.get("choose") { request, _ in try choose(request.uri.queryParameters) }
+        return routes
+    }
+
+    func choose(_ query: FlatDictionary<Substring, Substring>) throws -> PickerModel {
+        guard let type = query["type"], let action = query["action"] else {
+            throw APIError(
+                .badRequest,
+                "E_MISSING_PARAMETER",
+                "add type=… and action=… (for example type=twitter&action=show_profile)"
+            )
+        }
+        var parameters: [String: String] = [:]
+        for pair in query.getAll("param") {
+            guard let equals = pair.firstIndex(of: "="), equals != pair.startIndex else {
+                throw APIError(.badRequest, "E_PARAMETER", "param=\"\(pair)\" must be key=value")
+            }
+            parameters[String(pair[..<equals])] = String(pair[pair.index(after: equals)...])
+        }
+        let installed = catalog.installation(query["installed"].map { InstalledApps(list: String($0)) })
+        do throws(ChooserError) {
+            return try AppPicker(catalog: catalog, installed: installed, store: nil)
+                .model(appType: String(type), action: String(action), parameters: parameters)
+        } catch {
+            throw APIError(
+                error.code == .unknownType || error.code == .unknownAction ? .notFound : .badRequest,
+                error.code.rawValue,
+                error.description
+            )
+        }
+    }
+}

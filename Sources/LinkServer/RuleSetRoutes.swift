@@ -1,0 +1,54 @@
+import Hummingbird
+import LinkMatching
+import LinkResolver
+import LinkRules
+
+/// `GET /v1/apps` and `GET /v1/tests`: what the current rules contain and how their own tests went when they were
+/// accepted (the report made once per generation, never re-run per request).
+struct RuleSetRoutes {
+    let store: RuleSetStore
+
+    /// The routes, relative to `/v1`.
+    var collection: RouteCollection<SwitchyardRequestContext> {
+        let routes = RouteCollection(context: SwitchyardRequestContext.self)
+        routes.get("apps") { _, _ in AppList(store.rules.manifest) }
+        routes.get("tests") { _, _ in store.current.testReport ?? RuleTestReport(results: []) }
+        return routes
+    }
+}
+
+/// `GET /v1/apps`: every app and browser of the current rules.
+struct AppList: ResponseEncodable {
+    struct Entry: Encodable {
+        var kind: String
+        var identifier: String
+        var name: String
+        var scheme: String
+        var storeId: Int?
+        var iconURL: String?
+        var platform: String?
+        var country: String?
+    }
+    var version: String
+    var apps: [Entry]
+
+    init(_ manifest: Manifest) {
+        version = manifest.version.description
+        apps =
+            manifest.apps.map { Self.entry($0, kind: "app") }
+            + manifest.browsers.map { Self.entry($0.app, kind: "browser") }
+    }
+
+    static func entry(_ app: App, kind: String) -> Entry {
+        Entry(
+            kind: kind,
+            identifier: app.identifier,
+            name: app.name,
+            scheme: app.scheme,
+            storeId: app.storeId,
+            iconURL: app.iconURL,
+            platform: app.platform?.rawValue,
+            country: app.country
+        )
+    }
+}

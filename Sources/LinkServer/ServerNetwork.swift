@@ -1,0 +1,28 @@
+import LinkFetching
+import LinkFetchingHTTP
+import LinkMatching
+import LinkResolver
+
+/// The network side of a server: one fetcher with the safety policy, one script engine, one short-link cache,
+/// shared by every generation of rules.
+public struct ServerNetwork: Sendable {
+    /// Where requests go (nil: the server never fetches; scripts that need the network say so).
+    public let fetcher: (any LinkFetching)?
+    /// Runs scripts for every generation of rules (one engine: warm contexts survive reloads).
+    public let engine: ScriptEngine
+    /// Follows short links, with a process-wide cache.
+    public let redirectFollower: RedirectFollower?
+
+    /// Creates the network side with the given fetcher (the standard policy by default).
+    public init(fetcher: (any LinkFetching)? = LiveFetcher()) {
+        self.fetcher = fetcher
+        // A server sets runaway scripts aside: hostile links can hit a never-ending script again and again.
+        engine = ScriptEngine(fetcher: fetcher, runaways: RunawayPolicy())
+        redirectFollower = fetcher.map { RedirectFollower(fetcher: $0) }
+    }
+
+    /// A resolver over `rules` with this network (made once per rule-set generation).
+    public func resolver(for rules: RuleSet) -> Resolver {
+        Resolver(rules: rules, engine: engine, fetcher: fetcher, redirectFollower: redirectFollower)
+    }
+}
