@@ -102,6 +102,18 @@ package struct ResolverBenchmark: Sendable {
         )
     }
 
+    /// How selective the prefilter is on the corpus: the candidate actions it leaves per link (each confirmed by its
+    /// regex), and the actions that match per link.
+    package func prefilterSelectivity(of rules: RuleSet) -> (candidates: Double, matched: Double) {
+        let count = Double(max(corpus.count, 1))
+        let candidates = corpus.reduce(0) { $0 + rules.candidateActions(for: $1.text).count }
+        let actionsOnly = MatchOptions(includeBrowsers: false, includePreviews: false)
+        let matched = corpus.reduce(0) { total, link in
+            total + Set(rules.openings(for: link, options: actionsOnly).map { $0.rule.tokens.prefix(2) }).count
+        }
+        return (Double(candidates) / count, Double(matched) / count)
+    }
+
     /// The passes of one engine over the corpus.
     private struct Passes {
         /// Whole-corpus time divided by its size, per pass (µs).

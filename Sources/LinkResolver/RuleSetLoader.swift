@@ -33,6 +33,17 @@ public enum ManifestSource: Sendable, Equatable, CustomStringConvertible {
     }
 }
 
+extension ManifestSource {
+    /// The file at `path`, checked before it is read: what every command and the server say about a path that is not
+    /// a readable manifest file.
+    public static func readableFile(_ path: String) throws(RuleSetLoadError) -> URL {
+        guard FileManager.default.isReadableFile(atPath: path) else {
+            throw RuleSetLoadError(source: path, message: "no readable file at this path")
+        }
+        return URL(fileURLWithPath: path)
+    }
+}
+
 /// What a front end accepts as rules, said explicitly: a tool may use the rest of a manifest whose entries have
 /// errors when asked to, while a server refuses any manifest with such entries or with failing tests, so that a bad
 /// edit never replaces good rules.
@@ -129,10 +140,7 @@ public struct RuleSetLoader: Sendable {
             case .bundled:
                 loaded = try RuleSet.bundledManifest()
             case .file(let path):
-                guard FileManager.default.isReadableFile(atPath: path) else {
-                    throw RuleSetLoadError(source: path, message: "no readable file at this path")
-                }
-                loaded = try ManifestLoader(limits: limits).load(contentsOf: URL(fileURLWithPath: path))
+                loaded = try ManifestLoader(limits: limits).load(contentsOf: try ManifestSource.readableFile(path))
             case .url(let url):
                 guard let downloader else {
                     throw RuleSetLoadError(

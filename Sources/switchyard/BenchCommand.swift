@@ -53,17 +53,9 @@ struct BenchCommand: AsyncParsableCommand {
             output.printError(
                 "matcher: \(stats.indexedActions) actions indexed by literal, \(stats.alwaysRunActions) always confirmed; \(stats.trivialBrowsers) browsers matched without a regex engine, \(stats.regexBrowsers) with ICU; \(stats.indexedPreviews) previews indexed; automaton \(stats.automatonStates) states, \(stats.automatonTableBytes / 1024) KiB"
             )
-            // How selective the prefilter is on this corpus: regexes run per link against actions that matched.
-            let candidates = links.reduce(0) { $0 + rules.candidateActions(for: $1).count }
-            let matched = benchmark.corpus.reduce(0) { total, link in
-                total
-                    + Set(
-                        rules.openings(for: link, options: MatchOptions(includeBrowsers: false, includePreviews: false))
-                            .map { $0.rule.tokens.prefix(2) }
-                    ).count
-            }
+            let selectivity = benchmark.prefilterSelectivity(of: rules)
             output.printError(
-                "prefilter: \(format(Double(candidates) / Double(max(links.count, 1)))) candidate actions per link, \(format(Double(matched) / Double(max(links.count, 1)))) matched"
+                "prefilter: \(format(selectivity.candidates)) candidate actions per link, \(format(selectivity.matched)) matched"
             )
         }
         let report = await benchmark.run(

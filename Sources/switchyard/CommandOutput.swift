@@ -49,11 +49,3 @@ struct CommandOutput: Sendable {
         }
     }
 }
-
-/// The terminal helpers `serve` still calls; every other command writes through ``CommandOutput/current``.
-enum Terminal {
-    /// Writes a line to the current command's standard error.
-    static func printError(_ line: String) {
-        CommandOutput.current.printError(line)
-    }
-}

@@ -27,8 +27,7 @@ struct LintCommand: ParsableCommand {
     func run() throws {
         let report: LintReport
         if let path {
-            try ManifestOptions.requireReadableFile(path)
-            report = RuleLinter().lint(contentsOf: URL(fileURLWithPath: path))
+            report = RuleLinter().lint(contentsOf: try ManifestOptions.requireReadableFile(path))
         } else {
             report = RuleLinter().lint(try RuleSet.bundledManifest())
         }

@@ -55,9 +55,11 @@ struct ManifestOptions: ParsableArguments {
 
     /// Stops the command with status 2 when `path` is not a readable file, in the words the shared loader uses for
     /// `--manifest` (for `lint`, `minify` and `migrate`, which read the file themselves).
-    static func requireReadableFile(_ path: String) throws(CommandFailure) {
-        guard FileManager.default.isReadableFile(atPath: path) else {
-            throw CommandFailure(message: "\(path): error: no readable file at this path")
+    static func requireReadableFile(_ path: String) throws(CommandFailure) -> URL {
+        do {
+            return try ManifestSource.readableFile(path)
+        } catch {
+            throw CommandFailure(message: error.description)
         }
     }
 }

@@ -9,9 +9,9 @@ import RuleTooling
 enum ManifestRewriting {
     /// Loads a manifest file with its parsed document.
     static func load(_ path: String) throws(CommandFailure) -> LoadedManifest {
-        try ManifestOptions.requireReadableFile(path)
+        let file = try ManifestOptions.requireReadableFile(path)
         do {
-            return try ManifestLoader().load(contentsOf: URL(fileURLWithPath: path))
+            return try ManifestLoader().load(contentsOf: file)
         } catch {
             throw CommandFailure(message: error.description)
         }

@@ -65,13 +65,11 @@ struct ServeCommand: AsyncParsableCommand {
         do {
             server = try await SwitchyardServer(configuration: configuration)
         } catch {
-            for diagnostic in error.diagnostics { Terminal.printError(diagnostic.description) }
+            for diagnostic in error.diagnostics { CommandOutput.current.printError(diagnostic.description) }
             throw CommandFailure(message: error.description)
         }
         try await server.run { port in
-            FileHandle.standardError.write(
-                Data("switchyard: listening on http://\(configuration.host):\(port)/\n".utf8)
-            )
+            CommandOutput.current.printError("switchyard: listening on http://\(configuration.host):\(port)/")
         }
     }
 }

@@ -57,7 +57,7 @@ function renderSteps(resolution) {
   const steps = $("#steps");
   steps.replaceChildren();
   steps.append(el("p", { class: "step" }, `Input: ${resolution.input}`));
-  for (const step of resolution.steps) steps.append(el("p", { class: "step" }, `↳ ${step.kind} ${step.rule}: ${step.to}`));
+  for (const step of resolution.steps) steps.append(el("p", { class: "step" }, step.refused ? `↳ ${step.kind} ${step.rule}: refused, ${step.refused}` : `↳ ${step.kind} ${step.rule}: ${step.to}`));
   const actions = resolution.trace ? resolution.trace.actions : [];
   const candidates = actions.filter((action) => action.verdict !== "not a candidate").length;
   steps.append(el("p", { class: "step" }, `Matcher: ${candidates} of ${actions.length} actions were candidates; ${resolution.openings.length} openings.`));
