@@ -91,22 +91,35 @@ public struct ResolutionBudget: Sendable {
     /// Whether the deadline has passed.
     public var isExpired: Bool { ContinuousClock.now >= deadline }
 
-    /// The latest a matching stage starting at `start` may run regexes.
-    func regexDeadline(from start: ContinuousClock.Instant) -> ContinuousClock.Instant {
-        min(start + max(regexTimeLeft, .zero), deadline)
+    /// Starts a stage that runs regexes (redirect rules, matching): it may run them until what is left of the regex
+    /// share, or the deadline, whichever comes first.
+    func startRegexStage() -> RegexStage {
+        let start = ContinuousClock.now
+        return RegexStage(
+            start: start,
+            end: min(start + max(regexTimeLeft, .zero), deadline),
+            perRegex: limits.perRegex
+        )
     }
 
-    /// The deadline of one regex starting `now` within a stage that must end at `stageDeadline`.
+    /// Charges a stage's time to the regex share.
+    mutating func finish(_ stage: RegexStage) {
+        regexTimeLeft -= ContinuousClock.now - stage.start
+    }
+}
+
+/// One stage of a resolution that runs regexes, and its share of the time.
+struct RegexStage {
+    /// When the stage started.
+    let start: ContinuousClock.Instant
+    /// When its regexes must stop.
+    let end: ContinuousClock.Instant
+    /// The most one regex may run.
+    let perRegex: Duration
+
+    /// The deadline of a regex that starts now.
     @inline(__always)
-    func deadline(
-        ofRegexAt now: ContinuousClock.Instant,
-        stageDeadline: ContinuousClock.Instant
-    ) -> ContinuousClock.Instant {
-        min(now + limits.perRegex, stageDeadline)
-    }
-
-    /// Charges a matching stage's time to the regex share.
-    mutating func spendRegexTime(_ elapsed: Duration) {
-        regexTimeLeft -= elapsed
+    func deadlineOfRegex() -> ContinuousClock.Instant {
+        min(ContinuousClock.now + perRegex, end)
     }
 }

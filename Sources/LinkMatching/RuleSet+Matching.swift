@@ -50,17 +50,12 @@ extension RuleSet {
         budget: inout ResolutionBudget,
         trace: inout ResolutionTrace?
     ) -> Match {
-        let clock = ContinuousClock()
-        let stageStart = clock.now
-        let stageDeadline = budget.regexDeadline(from: stageStart)
-        defer { budget.spendRegexTime(clock.now - stageStart) }
+        let stage = budget.startRegexStage()
+        defer { budget.finish(stage) }
         let text = link.text
         var timedOut: [JSONPointer] = []
         func run(_ regex: CompiledRegex, on input: String, rule: JSONPointer) -> [NSTextCheckingResult]? {
-            switch regex.matches(
-                in: input,
-                deadline: budget.deadline(ofRegexAt: clock.now, stageDeadline: stageDeadline)
-            ) {
+            switch regex.matches(in: input, deadline: stage.deadlineOfRegex()) {
             case .matches(let matches): return matches
             case .timedOut, .failed:
                 timedOut.append(rule)
@@ -108,7 +103,7 @@ extension RuleSet {
                     utf16Ready = true
                 }
                 offsets.removeAll(keepingCapacity: true)
-                let deadline = budget.deadline(ofRegexAt: clock.now, stageDeadline: stageDeadline)
+                let deadline = stage.deadlineOfRegex()
                 switch utf16Link.withUnsafeBufferPointer({ direct.matches(in: $0, deadline: deadline, into: &offsets) })
                 {
                 case .timedOut, .failed:
@@ -117,19 +112,8 @@ extension RuleSet {
                 case .matches(0):
                     actionTraces?[index] = traceEntry(index, .noMatch)
                 case .matches(let count):
-                    for format in compiled.formats
-                    where options.allows(scheme: format.scheme, platform: format.platform) {
-                        appendOpening(
-                            format.output,
-                            to: &result,
-                            kind: .action,
-                            app: format.appInfo,
-                            title: compiled.action.title,
-                            rule: format.rule,
-                            script: format.script
-                        ) { _ in
-                            format.templateParts?.render(offsets: offsets, matchCount: count, inASCII: asciiLink) ?? ""
-                        }
+                    appendFormats(of: compiled, options: options, to: &result) { format, _ in
+                        format.templateParts?.render(offsets: offsets, matchCount: count, inASCII: asciiLink) ?? ""
                     }
                     if actionTraces != nil {
                         actionTraces?[index] = traceEntry(
@@ -151,21 +135,11 @@ extension RuleSet {
                 actionTraces?[index] = traceEntry(index, .noMatch)
                 continue
             }
-            for format in compiled.formats where options.allows(scheme: format.scheme, platform: format.platform) {
-                appendOpening(
-                    format.output,
-                    to: &result,
-                    kind: .action,
-                    app: format.appInfo,
-                    title: compiled.action.title,
-                    rule: format.rule,
-                    script: format.script
-                ) { template in
-                    if let parts = format.templateParts, let asciiBytes = input == text ? asciiLink : nil {
-                        return parts.render(matches, inASCII: asciiBytes)
-                    }
-                    return compiled.regex.render(template, matches: matches, in: input)
+            appendFormats(of: compiled, options: options, to: &result) { format, template in
+                if let parts = format.templateParts, let asciiBytes = input == text ? asciiLink : nil {
+                    return parts.render(matches, inASCII: asciiBytes)
                 }
+                return compiled.regex.render(template, matches: matches, in: input)
             }
             if actionTraces != nil {
                 actionTraces?[index] = traceEntry(
@@ -288,6 +262,28 @@ extension RuleSet {
                     script: compiled.script
                 ) { compiled.regex.render($0, matches: matches, in: text) }
             }
+        }
+    }
+
+    /// The openings of a matched action: one per format whose app the options allow, each template rendered by
+    /// `render(format, template)` (from ICU's offsets or matches, whichever the caller has).
+    @inline(__always)
+    private func appendFormats(
+        of compiled: CompiledAction,
+        options: MatchOptions,
+        to result: inout [Opening],
+        render: (CompiledFormat, String) -> String
+    ) {
+        for format in compiled.formats where options.allows(scheme: format.scheme, platform: format.platform) {
+            appendOpening(
+                format.output,
+                to: &result,
+                kind: .action,
+                app: format.appInfo,
+                title: compiled.action.title,
+                rule: format.rule,
+                script: format.script
+            ) { render(format, $0) }
         }
     }
 

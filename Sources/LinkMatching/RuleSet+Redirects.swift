@@ -33,10 +33,8 @@ extension RuleSet {
 
     /// The redirect-rule stage of a resolution, under its budget; with a trace, each rule's verdict is recorded.
     package func unwrap(_ link: Link, budget: inout ResolutionBudget, trace: inout ResolutionTrace?) -> Unwrapped {
-        let clock = ContinuousClock()
-        let stageStart = clock.now
-        let stageDeadline = budget.regexDeadline(from: stageStart)
-        defer { budget.spendRegexTime(clock.now - stageStart) }
+        let stage = budget.startRegexStage()
+        defer { budget.finish(stage) }
         let current = link.text
         var timedOut: [JSONPointer] = []
         var verdicts: [RedirectTrace] = []
@@ -50,7 +48,7 @@ extension RuleSet {
             }
             // A redirect pattern comes from the manifest like any other: without a deadline, one catastrophic
             // pattern (the v5 Webex shape takes over a second on a dotted link) would stall every resolution.
-            let deadline = budget.deadline(ofRegexAt: clock.now, stageDeadline: stageDeadline)
+            let deadline = stage.deadlineOfRegex()
             guard case .matches(let atStart) = compiled.regex.firstMatchAtStart(of: current, deadline: deadline) else {
                 timedOut.append(pointer)
                 verdicts.append(RedirectTrace(rule: pointer, verdict: .timedOut))

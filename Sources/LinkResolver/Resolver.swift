@@ -61,7 +61,7 @@ public final class Resolver: Sendable {
         input: String? = nil,
         _ request: ResolveRequest = ResolveRequest()
     ) async -> Resolution {
-        var budget = ResolutionBudget(timeLimit: request.timeLimit, limits: request.matchBudget)
+        var budget = ResolutionBudget(timeLimit: request.timeLimit, limits: request.match.budget)
         var trace: ResolutionTrace? = request.trace ? ResolutionTrace() : nil
         var stage = await unwrapAndMatch(link, request, budget: &budget, trace: &trace)
         var steps = stage.steps
@@ -113,7 +113,7 @@ public final class Resolver: Sendable {
         trace: inout ResolutionTrace?
     ) async -> Stage {
         let unwrapped = rules.unwrap(link, budget: &budget, trace: &trace)
-        var headers = request.headers
+        var headers = request.match.headers
         if headers == nil, let fetcher, rules.headerRulesCouldApply(to: unwrapped.link) {
             headers = await Self.headers(of: unwrapped.link, fetcher: fetcher, timeout: budget.timeLeft)
         }

@@ -76,8 +76,7 @@ struct ResolveRoutes {
             throw APIError(.badRequest, "E_PLATFORM", error.description)
         }
         return ResolveRequest(
-            installed: installed,
-            platform: parsedPlatform,
+            match: MatchOptions(installed: installed, platform: parsedPlatform),
             timeLimit: configuration.scriptBudget,
             maximumLinkLength: configuration.maximumLinkLength
         )

@@ -82,8 +82,7 @@ struct NetworkOptions: ParsableArguments {
         trace: Bool = false
     ) -> ResolveRequest {
         ResolveRequest(
-            installed: installed,
-            platform: platform,
+            match: MatchOptions(installed: installed, platform: platform),
             runsScripts: runsScripts,
             timeLimit: timeLimit,
             trace: trace

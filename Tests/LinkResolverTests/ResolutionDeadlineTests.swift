@@ -54,7 +54,10 @@ import Testing
         let limit = Duration.seconds(1)
         let clock = ContinuousClock()
         let start = clock.now
-        let resolution = try await resolver.resolve(wrapped, ResolveRequest(includeBrowsers: false, timeLimit: limit))
+        let resolution = try await resolver.resolve(
+            wrapped,
+            ResolveRequest(match: MatchOptions(includeBrowsers: false), timeLimit: limit)
+        )
         let elapsed = clock.now - start
         // Every stage ran: the redirect rule, the slow HTTP hop, the match on the final URL, the script.
         #expect(resolution.steps.map(\.kind) == [.redirectRule, .httpRedirect])
@@ -80,7 +83,7 @@ import Testing
         let start = clock.now
         let resolution = try await resolver.resolve(
             server.url("/slow"),
-            ResolveRequest(includeBrowsers: false, timeLimit: limit)
+            ResolveRequest(match: MatchOptions(includeBrowsers: false), timeLimit: limit)
         )
         let elapsed = clock.now - start
         #expect(resolution.unwrapped == server.url("/slow"))

@@ -40,7 +40,7 @@ import Testing
     }
 
     static let loopback = NetworkPolicy(allowPrivateAddresses: true)
-    static let noBrowsers = ResolveRequest(includeBrowsers: false)
+    static let noBrowsers = ResolveRequest(match: MatchOptions(includeBrowsers: false))
 
     @Test func scriptThatFetchesRenders() async throws {
         let server = try await Self.startServer()
@@ -127,7 +127,7 @@ import Testing
         let start = clock.now
         let spun = try await resolver.resolve(
             "http://127.0.0.1:9/spin",
-            ResolveRequest(includeBrowsers: false, timeLimit: .milliseconds(500))
+            ResolveRequest(match: MatchOptions(includeBrowsers: false), timeLimit: .milliseconds(500))
         )
         #expect(clock.now - start < .milliseconds(500) + .seconds(1))
         #expect(spun.openings.first?.error?.code == "E_SCRIPT_TIMEOUT")
