@@ -234,14 +234,14 @@ extension RuleSet {
                             linkIsClean && plans[index].templateIsPlain
                             && (match.start == 0 && plans[index].templateFixesSafeScheme
                                 || !OutputSafety.mayStartWithForbiddenScheme(url))
-                        let problem = clean ? nil : OutputSafety.problem(with: url)
+                        let (vetted, problem) = clean ? (url, nil) : OutputSafety.vetted(url)
                         result.append(
                             Opening(
                                 kind: .browser,
                                 app: plans[index].app,
                                 title: plans[index].title,
                                 rule: plans[index].rule,
-                                url: problem == nil ? url : nil,
+                                url: problem == nil ? vetted : nil,
                                 needsScript: false,
                                 error: problem.map(OpeningError.unsafeOutput),
                                 script: nil
@@ -301,8 +301,7 @@ extension RuleSet {
     ) {
         switch output {
         case .template(let template):
-            let url = render(template)
-            let problem = OutputSafety.problem(with: url)
+            let (url, problem) = OutputSafety.vetted(render(template))
             result.append(
                 Opening(
                     kind: kind,

@@ -261,7 +261,8 @@ struct TemplateParts: Sendable {
     var isPlainText: Bool {
         parts.allSatisfy { part in
             guard case .text(let text) = part else { return true }
-            return !text.contains { $0 < 0x20 || $0 == 0x7F }
+            // Control characters would be refused, and non-ASCII text may hold invisible characters to encode.
+            return !text.contains { $0 < 0x20 || $0 >= 0x7F }
         }
     }
 

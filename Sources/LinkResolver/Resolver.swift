@@ -213,7 +213,8 @@ public final class Resolver: Sendable {
                 ? headers.map { link.text + "\n" + RuleSet.compactJSON($0) } ?? link.text : link.text
             switch await engine.run(compiled, input: input, deadline: deadline) {
             case .success(let url?):
-                rendered.url = url
+                // The same rule as for templates: nothing invisible in a URL handed out.
+                rendered.url = OutputSafety.visible(url)
             case .success(nil):
                 rendered.error = OpeningError(code: "E_NO_RESULT", message: "the script reported no result")
             case .failure(let error):

@@ -38,12 +38,53 @@ public enum OutputSafety {
         }
     }
 
+    /// `url` as it may be handed out: invisible format characters (bidirectional controls such as U+202E, which would
+    /// show `moc.elgoog` as `google.com`, and zero-width characters) percent-encoded, so what a person sees is what the
+    /// app gets; and why it must not be handed out at all, if it must not.
+    public static func vetted(_ url: String) -> (url: String, problem: String?) {
+        var url = url
+        // Hot path (every rendered opening): one pass over the bytes, no allocation unless something is there.
+        var control = false
+        var nonASCII = false
+        url.withUTF8 { buffer in
+            for byte in buffer {
+                if byte < 0x20 || byte == 0x7F { control = true } else if byte >= 0x80 { nonASCII = true }
+            }
+        }
+        if control { return (url, "the URL contains a control character") }
+        if nonASCII { url = visible(url) }
+        return (url, forbiddenScheme(of: url))
+    }
+
+    /// `url` with every invisible format character (Unicode category Cf) percent-encoded as UTF-8.
+    public static func visible(_ url: String) -> String {
+        guard url.unicodeScalars.contains(where: { $0.properties.generalCategory == .format }) else { return url }
+        var output = ""
+        output.reserveCapacity(url.utf8.count + 16)
+        for scalar in url.unicodeScalars {
+            guard scalar.properties.generalCategory == .format else {
+                output.unicodeScalars.append(scalar)
+                continue
+            }
+            for byte in String(scalar).utf8 {
+                output +=
+                    "%" + String(byte >> 4, radix: 16, uppercase: true) + String(byte & 0xF, radix: 16, uppercase: true)
+            }
+        }
+        return output
+    }
+
     /// Why `url` must not be handed to an app, or nil when it is acceptable.
     public static func problem(with url: String) -> String? {
         // Hot path (every rendered opening): one pass over the bytes, no allocation unless something is wrong.
         var url = url
         let hasControl = url.withUTF8 { buffer in buffer.contains { $0 < 0x20 || $0 == 0x7F } }
         if hasControl { return "the URL contains a control character" }
+        return forbiddenScheme(of: url)
+    }
+
+    /// Why `url` starts with a forbidden scheme, or nil.
+    private static func forbiddenScheme(of url: String) -> String? {
         guard mayStartWithForbiddenScheme(url) else { return nil }
         var bytes = url.utf8[...]
         while let first = bytes.first, first == UInt8(ascii: " ") { bytes = bytes.dropFirst() }

@@ -244,3 +244,30 @@ import WebLinks
         #expect(resolved.input == canonical)
     }
 }
+
+/// No URL handed out holds a raw bidirectional-control or zero-width character: they are percent-encoded, wherever
+/// they come from (the template's text, the link).
+@Suite struct SpoofableOutputTests {
+    @Test(arguments: ["\u{202E}", "\u{200B}", "\u{2066}", "\u{200F}", "\u{FEFF}"])
+    func templatesEncodeInvisibleCharacters(character: String) throws {
+        let rules = try RuleFixture.rules(
+            actions: """
+                [{"regex": "https?://s\\\\.example/(\\\\w+)$", "formats": [{"appId": "alpha", "format": "alpha://x\(character)/$1"}]}]
+                """,
+            browsers: """
+                [{"identifier": "zb", "name": "ZB", "scheme": "zb", "regex": "^https?://(.*)$", "format": "zb://\(character)$1"}]
+                """
+        )
+        let encoded = character.utf8.map { "%" + String($0, radix: 16, uppercase: true) }.joined()
+        let openings = try rules.resolve("https://s.example/item").openings
+        #expect(openings.map(\.url) == ["alpha://x\(encoded)/item", "zb://\(encoded)s.example/item"])
+        #expect(
+            openings.allSatisfy {
+                $0.url?.unicodeScalars.contains { $0.properties.generalCategory == .format } == false
+            }
+        )
+        // A link with such characters reaches the rules, and goes out, encoded.
+        let fromLink = try rules.resolve("https://s.example/a\(character)b").openings
+        #expect(fromLink.first { $0.kind == .browser }?.url == "zb://\(encoded)s.example/a\(encoded)b")
+    }
+}
