@@ -49,7 +49,8 @@ extension RuleSet {
                     app: nil,
                     title: "Preview",
                     rule: compiled.rule,
-                    script: compiled.script
+                    script: compiled.script,
+                    canSave: compiled.preview.canSave
                 ) { compiled.regex.replacingMatches(in: link, with: $0) }
             }
         }

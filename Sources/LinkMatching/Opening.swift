@@ -32,6 +32,8 @@ public struct Opening: Sendable, Equatable {
     public var error: OpeningError?
     /// The script that produces the URL (nil for templates); the resolver runs it, the matcher never does.
     public var script: RuleScript?
+    /// For previews: whether the image may be saved (the manifest's `canSave`); nil for other kinds.
+    public var canSave: Bool? = nil
 
     // No initialiser in this body: the matcher builds openings with the synthesized memberwise one, which the
     // optimiser moves straight into the result array; with an explicit initialiser every appended opening was
@@ -152,7 +154,7 @@ public final class OpeningApp: Sendable, Equatable {
 
 extension Opening: Codable {
     private enum CodingKeys: String, CodingKey {
-        case kind, app, appName, title, url, needsScript, scheme, storeId, iconURL, rule, error
+        case kind, app, appName, title, url, needsScript, scheme, storeId, iconURL, rule, error, canSave
     }
 
     /// Encodes the flat document shape; `url` is an explicit null when absent, other missing fields are omitted.
@@ -169,6 +171,7 @@ extension Opening: Codable {
         try container.encodeIfPresent(app?.iconURL, forKey: .iconURL)
         try container.encode(rule, forKey: .rule)
         try container.encodeIfPresent(error, forKey: .error)
+        try container.encodeIfPresent(canSave, forKey: .canSave)
     }
 
     /// Decodes the flat document shape (a client reading a document; the script is not part of it).
@@ -192,5 +195,6 @@ extension Opening: Codable {
             needsScript: try container.decode(Bool.self, forKey: .needsScript),
             error: try container.decodeIfPresent(OpeningError.self, forKey: .error)
         )
+        canSave = try container.decodeIfPresent(Bool.self, forKey: .canSave)
     }
 }

@@ -168,7 +168,8 @@ extension RuleSet {
                     app: nil,
                     title: "Preview",
                     rule: compiled.rule,
-                    script: compiled.script
+                    script: compiled.script,
+                    canSave: compiled.preview.canSave
                 ) { compiled.regex.render($0, matches: matches, in: text) }
             }
         }
@@ -297,6 +298,7 @@ extension RuleSet {
         title: String,
         rule: JSONPointer,
         script: RuleScript?,
+        canSave: Bool? = nil,
         render: (String) -> String
     ) {
         switch output {
@@ -311,7 +313,8 @@ extension RuleSet {
                     url: problem == nil ? url : nil,
                     needsScript: false,
                     error: problem.map(OpeningError.unsafeOutput),
-                    script: nil
+                    script: nil,
+                    canSave: canSave
                 )
             )
         case .script:
@@ -324,7 +327,8 @@ extension RuleSet {
                     url: nil,
                     needsScript: true,
                     error: nil,
-                    script: script
+                    script: script,
+                    canSave: canSave
                 )
             )
         }

@@ -1,3 +1,4 @@
+import Foundation
 import LinkMatching
 import LinkResolver
 import LinkRules
@@ -269,5 +270,30 @@ import WebLinks
         // A link with such characters reaches the rules, and goes out, encoded.
         let fromLink = try rules.resolve("https://s.example/a\(character)b").openings
         #expect(fromLink.first { $0.kind == .browser }?.url == "zb://\(encoded)s.example/a\(encoded)b")
+    }
+}
+
+/// Previews say whether their image may be saved, in every document.
+@Suite struct PreviewTests {
+    @Test func previewsKeepCanSave() throws {
+        let rules = try RuleFixture.rules(
+            previews: #"""
+                [{"regex": "https?://p\\.example/(\\w+)$", "format": "https://img.p.example/$1.jpg", "canSave": true},
+                 {"regex": "https?://p\\.example/(\\w+)$", "format": "https://thumb.p.example/$1.jpg"}]
+                """#
+        )
+        let previews = try rules.resolve("https://p.example/cat").openings.filter { $0.kind == .preview }
+        #expect(previews.map(\.canSave) == [true, false])
+        let json = try JSONSerialization.jsonObject(with: DocumentEncoder.json().encode(previews)) as? [[String: Any]]
+        #expect(json?.map { $0["canSave"] as? Bool } == [true, false])
+        // Other kinds carry no canSave.
+        let other = try RuleFixture.rules(
+            actions: #"[{"regex": "p\\.example", "formats": [{"appId": "alpha", "format": "alpha://x"}]}]"#
+        )
+        let opening = try #require(try other.resolve("https://p.example/cat").openings.first)
+        #expect(opening.canSave == nil)
+        #expect(
+            String(decoding: try DocumentEncoder.json().encode(opening), as: UTF8.self).contains("canSave") == false
+        )
     }
 }
