@@ -158,12 +158,19 @@ public struct Link: Sendable, Hashable, CustomStringConvertible, Codable {
 public struct LinkError: Error, Sendable, Equatable, CustomStringConvertible, Codable {
     /// The kind of problem (codes as in the hostile-input catalogue).
     public enum Code: String, Sendable, Codable {
+        /// Empty, or only ASCII white space.
         case empty = "E_EMPTY_INPUT"
+        /// Longer than the maximum length (``Link/maximumLength`` unless the caller gives another), in UTF-8 bytes.
         case tooLong = "E_TOO_LONG"
+        /// A control character (C0, DEL, C1) or a Unicode line or paragraph separator.
         case controlCharacter = "E_CONTROL_CHAR"
+        /// No scheme, or an http(s) link without a host.
         case notAbsolute = "E_NOT_ABSOLUTE"
+        /// More than one `@` in the authority, so the real host is ambiguous.
         case userinfo = "E_USERINFO"
+        /// A port that is not a number from 0 to 65535.
         case badPort = "E_BAD_PORT"
+        /// A host with a space, an invalid international name, or two trailing dots.
         case badHost = "E_BAD_HOST"
     }
 
