@@ -1,7 +1,7 @@
 import LinkRules
 
 /// Tells whether an app is installed, by its URL scheme. On iOS wrap `UIApplication.canOpenURL`; elsewhere pass
-/// the list the caller knows (``InstalledApps``) or ``EveryAppInstalled``.
+/// the list the caller knows (`InstalledApps`, from LinkRules) or ``EveryAppInstalled``.
 public protocol AppInstallationChecking: Sendable {
     /// Whether an app with this scheme (lower case, no `:`) can be opened.
     func canOpen(scheme: String) -> Bool

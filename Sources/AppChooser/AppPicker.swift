@@ -3,10 +3,14 @@ import Foundation
 /// The picker for one action context: the installed apps of the type that can perform it, in catalog order, each
 /// with its URL, the default marked, and whether the picker must be shown (Choosy's rules).
 public struct AppPicker: Sendable {
+    /// The app types and their apps.
     public let catalog: AppCatalog
+    /// Which apps are installed; the others are never offered.
     public let installed: any AppInstallationChecking
+    /// Where defaults are remembered (nil: none is, so the picker always shows).
     public let store: ChoicesStore?
 
+    /// Creates a picker over `catalog`, offering the apps `installed` accepts, with defaults kept in `store`.
     public init(catalog: AppCatalog, installed: any AppInstallationChecking, store: ChoicesStore?) {
         self.catalog = catalog
         self.installed = installed
@@ -80,19 +84,28 @@ public struct AppPicker: Sendable {
 
 /// The picker's content.
 public struct PickerModel: Sendable, Equatable, Codable {
+    /// One installed app that can perform the action.
     public struct Choice: Sendable, Equatable, Codable {
+        /// The app's key.
         public var app: String
+        /// The app's name, for people.
         public var name: String
+        /// The URL that performs the action in this app.
         public var url: String
+        /// Whether this app is the remembered default.
         public var isDefault: Bool
     }
 
+    /// The app type's key, as the catalog spells it.
     public var appType: String
+    /// The action's key.
     public var action: String
+    /// The installed apps that can perform the action, in catalog order.
     public var choices: [Choice]
+    /// The key of the remembered default app, when it is still installed.
     public var defaultApp: String?
     /// Whether to show the choices (else open the default).
     public var showPicker: Bool
-    /// Why.
+    /// Why the picker shows or not, one phrase (`no default app chosen for Twitter`, `open the default app`).
     public var reason: String
 }

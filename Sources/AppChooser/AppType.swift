@@ -5,10 +5,14 @@ import Foundation
 public struct AppType: Sendable, Equatable, Codable {
     /// A parameter callers pass (`profile_screenname`).
     public struct Parameter: Sendable, Equatable, Codable {
+        /// The key callers pass and URL formats name in `{{…}}` (`profile_screenname`).
         public var key: String
+        /// A name for people (`Account name`).
         public var name: String?
+        /// What the parameter holds, for people.
         public var description: String?
 
+        /// Creates a parameter.
         public init(key: String, name: String? = nil, description: String? = nil) {
             self.key = key
             self.name = name
@@ -18,23 +22,32 @@ public struct AppType: Sendable, Equatable, Codable {
 
     /// An app-agnostic action (`show_profile`).
     public struct Action: Sendable, Equatable, Codable {
+        /// The key callers ask for and apps' formats are listed under (`show_profile`).
         public var key: String
+        /// A name for people (`Show an account`).
         public var name: String?
 
+        /// Creates an action.
         public init(key: String, name: String? = nil) {
             self.key = key
             self.name = name
         }
     }
 
+    /// The type's key (`twitter`); looked up without regard to case.
     public var key: String
+    /// A name for people (`Twitter`); the key when the data gives none.
     public var name: String
+    /// The parameters the type's actions take.
     public var parameters: [Parameter]
+    /// The app-agnostic actions, in catalog order.
     public var actions: [Action]
+    /// The apps that can perform the actions, in catalog order (the picker's order).
     public var apps: [CatalogApp]
 
     private enum CodingKeys: String, CodingKey { case key, name, parameters, actions, apps }
 
+    /// Creates an app type.
     public init(
         key: String,
         name: String,
@@ -49,6 +62,7 @@ public struct AppType: Sendable, Equatable, Codable {
         self.apps = apps
     }
 
+    /// Decodes Choosy's JSON: only `key` is required; a missing `name` is the key, missing lists are empty.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         key = try container.decode(String.self, forKey: .key)
@@ -91,9 +105,12 @@ public struct AppType: Sendable, Equatable, Codable {
 public struct CatalogApp: Sendable, Equatable, Codable {
     /// How one action becomes this app's URL.
     public struct ActionFormat: Sendable, Equatable, Codable {
+        /// The action's key.
         public var key: String
+        /// The URL with `{{parameter}}` placeholders (`url_format` in the JSON); nil or empty: the bare scheme.
         public var urlFormat: String?
 
+        /// Creates an action format.
         public init(key: String, urlFormat: String?) {
             self.key = key
             self.urlFormat = urlFormat
@@ -105,10 +122,13 @@ public struct CatalogApp: Sendable, Equatable, Codable {
         }
     }
 
+    /// The app's key within its type (`tweetbot`).
     public var key: String
+    /// A name for people (`Tweetbot`); the key when the data gives none.
     public var name: String
     /// The scheme that opens the app (`tweetbot:`), also its installed-check.
     public var urlScheme: String
+    /// How each action the app supports becomes its URL.
     public var actions: [ActionFormat]
 
     private enum CodingKeys: String, CodingKey {
@@ -116,6 +136,7 @@ public struct CatalogApp: Sendable, Equatable, Codable {
         case urlScheme = "app_url_scheme"
     }
 
+    /// Creates an app.
     public init(key: String, name: String, urlScheme: String, actions: [ActionFormat] = []) {
         self.key = key
         self.name = name
@@ -123,6 +144,7 @@ public struct CatalogApp: Sendable, Equatable, Codable {
         self.actions = actions
     }
 
+    /// Decodes Choosy's JSON: `key` and `app_url_scheme` are required; a missing `name` is the key.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         key = try container.decode(String.self, forKey: .key)

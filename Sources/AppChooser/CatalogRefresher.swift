@@ -1,14 +1,18 @@
 import Foundation
 import LinkFetching
 
-/// Keeps app-type data fresh from a server: `<base>/<type>.json` for each type, through ``LinkFetching`` and a
+/// Keeps app-type data fresh from a server: `<base>/<type>.json` for each type, through `LinkFetching` and a
 /// disk cache (24-hour lifetime by default, conditional requests), merged over the bundled catalog. Offline, or
 /// when a download is corrupt or partial, the last good copy (or the bundled data) is used: bad data never
 /// replaces good data.
 public struct CatalogRefresher: Sendable {
+    /// The server folder the types are downloaded from (`<baseURL>/<type>.json`), without a trailing slash.
     public let baseURL: String
+    /// Downloads through the fetcher and keeps the last good copy of each type on disk.
     public let downloader: CachedDownloader
 
+    /// Creates a refresher that downloads from `baseURL` through `fetcher` and caches in `cacheDirectory`; a copy
+    /// younger than `lifetime` is used without a request, and `now` is injectable so tests can age the cache.
     public init(
         baseURL: String,
         fetcher: any LinkFetching,

@@ -6,9 +6,13 @@ import GRDB
 public final class ChoicesStore: Sendable {
     /// A remembered choice.
     public struct Choice: Sendable, Equatable {
+        /// The app type's key, lower-cased.
         public var appType: String
+        /// The key of the app chosen as the default.
         public var app: String
+        /// The keys of the type's apps that were installed when the default was chosen.
         public var knownApps: Set<String>
+        /// When the default was chosen.
         public var chosenAt: Date
     }
 

@@ -1,20 +1,30 @@
 /// Why the chooser could not answer; the message names the type, action, app or file.
 public struct ChooserError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The kind of problem, with a stable code for scripts and tests.
     public enum Code: String, Sendable, Equatable {
+        /// Catalog data that is not Choosy's app-type JSON, or a catalog folder or resource that is missing.
         case invalidCatalog = "E_CATALOG"
+        /// No app type has the key asked for.
         case unknownType = "E_UNKNOWN_TYPE"
+        /// The app type has no action with the key asked for.
         case unknownAction = "E_UNKNOWN_ACTION"
+        /// The app type has no app with the key asked for.
         case unknownApp = "E_UNKNOWN_APP"
+        /// The choices database could not be opened, read or written.
         case store = "E_STORE"
     }
 
+    /// The kind of problem.
     public var code: Code
+    /// One sentence naming the type, action, app or file at fault.
     public var message: String
 
+    /// Creates an error.
     public init(_ code: Code, _ message: String) {
         self.code = code
         self.message = message
     }
 
+    /// `message [code]`.
     public var description: String { "\(message) [\(code.rawValue)]" }
 }

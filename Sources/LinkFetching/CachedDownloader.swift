@@ -9,7 +9,7 @@ import HTTPTypes
 /// whose body the caller's `validate` rejects (corrupt, truncated), never replaces the good copy: the stale copy
 /// is returned with a warning. Only when there is no copy at all does the error reach the caller.
 public struct CachedDownloader: Sendable {
-    /// The fetcher used for downloads (a ``LiveFetcher`` with its policy, or a replayer in tests).
+    /// The fetcher used for downloads (LinkFetchingHTTP's `LiveFetcher` with its policy, or a replayer in tests).
     public let fetcher: any LinkFetching
     /// The folder holding the cached bodies and their metadata.
     public let directory: URL

@@ -4,9 +4,9 @@ import HTTPTypes
 /// One protocol for every HTTP request Switchyard makes: scripts' `httpRequest`, short-link unwrapping,
 /// `headers` lookups, manifest and catalog downloads.
 ///
-/// Implementations: ``LiveFetcher`` (the network, behind a ``NetworkPolicy``), ``RecordingFetcher`` and
-/// ``ReplayingFetcher`` (fixtures on disk), ``OfflineFetcher`` (refuses everything). Tests run against
-/// loopback servers or fixtures, so nothing in the project needs the internet.
+/// Implementations: `LiveFetcher` in LinkFetchingHTTP (the network, behind a ``NetworkPolicy``),
+/// ``RecordingFetcher`` and ``ReplayingFetcher`` (fixtures on disk), ``OfflineFetcher`` (refuses everything). Tests
+/// run against loopback servers or fixtures, so nothing in the project needs the internet.
 public protocol LinkFetching: Sendable {
     /// Performs `request` and returns the final response (after any redirects the request allows).
     func fetch(_ request: FetchRequest) async throws(FetchError) -> FetchResponse
@@ -16,7 +16,9 @@ public protocol LinkFetching: Sendable {
 public struct FetchRequest: Sendable, Hashable {
     /// The HTTP methods Switchyard uses.
     public enum Method: String, Sendable, Hashable, Codable {
+        /// GET: the status, headers and body.
         case get = "GET"
+        /// HEAD: the status and headers only (short-link unwrapping, `headers` lookups).
         case head = "HEAD"
     }
 

@@ -1,4 +1,5 @@
-/// What ``LiveFetcher`` may contact and how much it may read: the single place where the safety rules live.
+/// What a network fetcher (LinkFetchingHTTP's `LiveFetcher`) may contact and how much it may read: the single place
+/// where the safety rules live.
 ///
 /// The defaults follow what hardened fetchers use (Discourse, Mastodon, safeurl): http/https only, ports 80/443,
 /// public addresses only (checked after DNS, on every redirect hop), 5 redirects, 5 MiB decoded body, 10 s.

@@ -2,7 +2,7 @@ import HTTPTypes
 
 /// Unwraps short links: follows HTTP redirects with HEAD, one checked hop at a time, and caches the answer.
 ///
-/// Each hop is a separate `followRedirects: false` request through the fetcher, so a ``LiveFetcher`` applies
+/// Each hop is a separate `followRedirects: false` request through the fetcher, so a `LiveFetcher` applies
 /// its policy (scheme, port, resolved addresses) to every hop. Servers that refuse HEAD (405, 501) are asked
 /// again with GET, whose body the fetcher caps. Results are kept for the life of the process in a bounded
 /// cache with a time to live, because the same short links recur across many resolutions.

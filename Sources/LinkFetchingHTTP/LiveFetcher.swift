@@ -5,7 +5,7 @@ import NIOCore
 import NIOHTTP1
 import NIOHTTPCompression
 
-/// Fetches over the network with AsyncHTTPClient, enforcing a ``NetworkPolicy`` on every redirect hop.
+/// Fetches over the network with AsyncHTTPClient, enforcing a `NetworkPolicy` on every redirect hop.
 ///
 /// Redirects are followed here, one hop at a time, never by the client: each hop's URL is checked (scheme,
 /// port), its host resolved and every address judged, and the connection is pinned to the checked address.

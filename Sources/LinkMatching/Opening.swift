@@ -77,7 +77,7 @@ public struct OpeningError: Sendable, Equatable, Codable, CustomStringConvertibl
         self.message = message
     }
 
-    /// A template's or script's output that ``OutputSafety`` refuses.
+    /// A template's or script's output that `OutputSafety` (LinkRules) refuses.
     public static func unsafeOutput(_ problem: String) -> OpeningError {
         OpeningError(code: "E_UNSAFE_OUTPUT", message: problem)
     }

@@ -9,8 +9,9 @@ extension RuleSet {
     /// `needsScript` (`LinkResolver` runs them). With `trace`, the resolution says why each rule did or did not
     /// open the link.
     ///
-    /// The same two stages (``unwrap(_:budget:trace:)`` and ``match(_:options:budget:trace:)``) make every
-    /// resolution, this one and `LinkResolver`'s, under one ``ResolutionBudget`` (here: the regex budget).
+    /// The same two stages (the redirect rules of ``unwrap(_:budget:)`` and the compiled matcher of
+    /// ``openings(for:options:)``) make every resolution, this one and `LinkResolver`'s, under one
+    /// ``ResolutionBudget`` (here: the regex budget).
     public func resolve(_ link: Link, options: MatchOptions = MatchOptions(), trace: Bool = false) -> Resolution {
         var budget = ResolutionBudget(timeLimit: options.budget.perResolution, limits: options.budget)
         var recorded: ResolutionTrace? = trace ? ResolutionTrace() : nil

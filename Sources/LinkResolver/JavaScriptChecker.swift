@@ -3,7 +3,7 @@ import LinkMatching
 import LinkRules
 import LinkScripts
 
-/// JavaScriptCore's parser as the rule set's ``ScriptChecking``: what every rule set loaded through `LinkResolver`
+/// JavaScriptCore's parser as the rule set's `ScriptChecking`: what every rule set loaded through `LinkResolver`
 /// uses, so a script that cannot parse or defines no `process` is reported at load with its pointer.
 public struct JavaScriptChecker: ScriptChecking {
     /// Creates a checker (one JavaScriptCore context per process serves every checker).

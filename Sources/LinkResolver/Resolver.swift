@@ -9,8 +9,8 @@ import WebLinks
 /// The one way a link becomes an answer, for every front end: the CLI's `resolve`, `explain`, batch and `test`,
 /// every HTTP route, and apps that embed Switchyard.
 ///
-/// ``resolve(_:_:)`` takes the raw text and a ``ResolveRequest`` and runs, under one ``ResolutionBudget``:
-/// 1. the link normaliser (``Link``): refused text throws ``LinkError``;
+/// ``resolve(_:_:)`` takes the raw text and a ``ResolveRequest`` and runs, under one `ResolutionBudget`:
+/// 1. the link normaliser (`Link`): refused text throws `LinkError`;
 /// 2. the static redirect rules (`RuleSet.unwrap`);
 /// 3. a HEAD request for the response headers, when a `headers` rule could apply and none were given;
 /// 4. the compiled matcher (`RuleSet.match`), the function that builds every opening;
@@ -19,7 +19,7 @@ import WebLinks
 /// 6. every script opening, in JavaScriptCore, until the deadline.
 ///
 /// Stages 2 and 4 are the synchronous core `RuleSet.resolve` is made of; a resolver adds the network and the scripts.
-/// Everything network-bound goes through one ``LinkFetching`` (policy-checked, recordable).
+/// Everything network-bound goes through one `LinkFetching` fetcher (policy-checked, recordable).
 public final class Resolver: Sendable {
     /// The rules.
     public let rules: RuleSet

@@ -16,8 +16,11 @@ public struct RuleTestResult: Sendable, Equatable, Codable {
 
     /// Passed, failed or skipped.
     public enum Status: String, Sendable, Codable {
+        /// The produced URL (or its absence) is the expected one.
         case passed
+        /// The produced URL is not the expected one, or the case's rule is missing (see ``RuleTestResult/reason``).
         case failed
+        /// Not run, for the reason given: a script case without an engine, or one that needs the network offline.
         case skipped
     }
 

@@ -107,16 +107,27 @@ public struct ScriptResult: Sendable {
 public struct ScriptError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The kind of failure (codes as in the hostile-input catalogue).
     public enum Code: String, Sendable, Equatable {
+        /// JavaScriptCore's parser refused the source.
         case syntax = "E_SCRIPT_SYNTAX"
+        /// The source defines no `process(url, completionHandler)` function.
         case noProcess = "E_NO_PROCESS"
+        /// The run went past its deadline and was stopped.
         case timeout = "E_SCRIPT_TIMEOUT"
+        /// `process` returned without calling its completion handler.
         case noCompletion = "E_NO_COMPLETION"
+        /// The script threw, while loading or while running (the line is given when JavaScriptCore knows it).
         case exception = "E_SCRIPT_EXCEPTION"
+        /// The completion handler got something other than a string or null.
         case badResultType = "E_BAD_RESULT_TYPE"
+        /// The result URL was refused by ``ScriptConfiguration/resultCheck``.
         case badResultURL = "E_BAD_RESULT_URL"
+        /// The result is longer than ``ScriptConfiguration/maximumResultLength``.
         case resultTooLarge = "E_RESULT_TOO_LARGE"
+        /// The script asked for the network in an offline run.
         case needsNetwork = "E_NEEDS_NETWORK"
+        /// The network policy refused the script's request (a private address, a forbidden scheme or port).
         case networkBlocked = "E_SSRF_BLOCKED"
+        /// The process grew by more than ``ScriptConfiguration/maximumMemoryGrowth`` during the run (Linux only).
         case memory = "E_SCRIPT_MEMORY"
         /// Not run: the script kept running out of time and is set aside for a while (see `RunawayPolicy`).
         case quarantined = "E_SCRIPT_QUARANTINED"

@@ -1,8 +1,8 @@
 /// Removes comments and insignificant whitespace from JavaScript, never renaming anything.
 ///
-/// The source is split into tokens by ``JavaScriptTokenizer`` (strings, template literals with nested `${ }`
-/// expressions, regular expression literals, numbers, words and punctuators); the tokens are then written back with
-/// nothing, one space or one newline between them:
+/// The source is split into tokens (strings, template literals with nested `${ }` expressions, regular expression
+/// literals, numbers, words and punctuators); the tokens are then written back with nothing, one space or one
+/// newline between them:
 /// - a space only where the two tokens would otherwise run together (`return x`, `a + +b`, `1 .toString()`);
 /// - a newline only where the source had one (a line break or a comment spanning lines) and dropping it could change
 ///   how automatic semicolon insertion reads the code (`return` and the other restricted productions, `++`/`--` on
