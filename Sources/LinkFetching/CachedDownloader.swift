@@ -1,5 +1,6 @@
 import Foundation
 import HTTPTypes
+import WebLinks
 
 /// Downloads a file through a ``LinkFetching`` and keeps the last good copy on disk, as the Opener app keeps
 /// its downloaded manifest: used for `--manifest https://…` and the app chooser's catalog refresh.
@@ -35,6 +36,12 @@ public struct CachedDownloader: Sendable {
         url: String,
         validate: (Data) throws -> Void = { _ in }
     ) async throws(FetchError) -> CachedDownload {
+        let link: Link
+        do {
+            link = try Link(url)
+        } catch {
+            throw FetchError(.invalidURL, url: url, message: "'\(url)' cannot be downloaded: \(error.message).")
+        }
         let store = CacheStore(directory: directory, url: url)
         let cached = store.read()
         let lifetimeSeconds = lifetime / .seconds(1)
@@ -49,7 +56,7 @@ public struct CachedDownloader: Sendable {
             headers[.ifModifiedSince] = cached.metadata.lastModified
         }
         do throws(FetchError) {
-            let response = try await fetcher.fetch(FetchRequest(url: url, headers: headers))
+            let response = try await fetcher.fetch(FetchRequest(url: link, headers: headers))
             if response.status == 304, var cached {
                 cached.metadata.fetchedAt = now()
                 try store.writeMetadata(cached.metadata)

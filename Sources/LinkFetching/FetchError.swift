@@ -14,6 +14,8 @@ public struct FetchError: Error, Sendable, Equatable, CustomStringConvertible {
         case unresolvableHost
         /// More redirects than the policy allows.
         case tooManyRedirects
+        /// A redirect leads back to a link already visited on the way.
+        case redirectLoop
         /// A redirect's `Location` is missing, malformed, or carries control or raw non-ASCII characters.
         case badLocation
         /// The (decoded) body is larger than the policy allows.
@@ -36,6 +38,19 @@ public struct FetchError: Error, Sendable, Equatable, CustomStringConvertible {
 
     /// The kind of failure.
     public var code: Code
+
+    /// The stable identifier documents show (`E_REDIRECT_LOOP`, `E_SSRF_BLOCKED`, …).
+    public var identifier: String {
+        switch code {
+        case .blockedAddress: "E_SSRF_BLOCKED"
+        default:
+            "E_"
+                + code.rawValue.reduce(into: "") { result, character in
+                    if character.isUppercase { result += "_" }
+                    result += character.uppercased()
+                }
+        }
+    }
     /// The URL (or redirect hop) the failure is about, as text.
     public var url: String
     /// One sentence naming the URL and what failed.

@@ -1,5 +1,6 @@
 import Foundation
 import HTTPTypes
+import WebLinks
 
 /// One recorded exchange on disk: readable JSON, one file per method + URL (+ redirect mode).
 package struct Fixture: Codable, Sendable, Equatable {
@@ -29,10 +30,10 @@ package struct Fixture: Codable, Sendable, Equatable {
     }
 
     package init(request: FetchRequest, response: FetchResponse) {
-        url = request.url
+        url = request.url.text
         method = request.method
         followRedirects = request.followRedirects
-        finalURL = response.url
+        finalURL = response.url.text
         status = response.status
         headers = response.headers.map { Field(name: $0.name.rawName, value: $0.value) }
         if let text = String(validating: response.body, as: UTF8.self) {
@@ -40,7 +41,7 @@ package struct Fixture: Codable, Sendable, Equatable {
         } else {
             bodyBase64 = Data(response.body).base64EncodedString()
         }
-        redirects = response.redirects
+        redirects = response.redirects.map(\.text)
     }
 
     package func response() throws(FetchError) -> FetchResponse {
@@ -69,14 +70,33 @@ package struct Fixture: Codable, Sendable, Equatable {
             }
             fields.append(HTTPField(name: name, value: field.value))
         }
-        return FetchResponse(url: finalURL, status: status, headers: fields, body: body, redirects: redirects)
+        return FetchResponse(
+            url: try Self.link(finalURL, in: url),
+            status: status,
+            headers: fields,
+            body: body,
+            redirects: try redirects.map { text throws(FetchError) in try Self.link(text, in: url) }
+        )
+    }
+
+    /// A link the fixture recorded, parsed again.
+    private static func link(_ text: String, in fixture: String) throws(FetchError) -> Link {
+        do {
+            return try Link(text)
+        } catch {
+            throw FetchError(
+                .storage,
+                url: fixture,
+                message: "The fixture for '\(fixture)' records '\(text)', which is not a link: \(error.message)"
+            )
+        }
     }
 
     /// The file name for `request`: method, a readable host, and a stable hash of the key (FNV-1a 64, which,
     /// unlike `Hasher`, is the same in every process).
     package static func fileName(for request: FetchRequest) -> String {
-        let key = "\(request.method.rawValue) \(request.url)" + (request.followRedirects ? "" : " no-follow")
-        let host = URL(string: request.url)?.host ?? "invalid"
+        let key = "\(request.method.rawValue) \(request.url.text)" + (request.followRedirects ? "" : " no-follow")
+        let host = request.url.hostName
         let readableHost = String(
             host.map { $0.isLetter || $0.isNumber || $0 == "." || $0 == "-" ? $0 : "_" }.prefix(60)
         )

@@ -1,5 +1,6 @@
 import Dispatch
 import Synchronization
+import WebLinks
 
 extension LinkFetching {
     /// Performs `request` and blocks the calling thread until it finishes: for script worker threads only.
@@ -18,7 +19,7 @@ extension LinkFetching {
             semaphore.signal()
         }
         semaphore.wait()
-        return try outcome.take(url: request.url).get()
+        return try outcome.take(url: request.url.text).get()
     }
 }
 

@@ -1,5 +1,6 @@
 import Foundation
 import HTTPTypes
+import WebLinks
 
 /// One protocol for every HTTP request Switchyard makes: scripts' `httpRequest`, short-link unwrapping,
 /// `headers` lookups, manifest and catalog downloads.
@@ -22,8 +23,8 @@ public struct FetchRequest: Sendable, Hashable {
         case head = "HEAD"
     }
 
-    /// The absolute http(s) URL, as text.
-    public var url: String
+    /// The link to fetch: parsed once by the one parser matching uses too (the wire gets its ``Link/requestText``).
+    public var url: Link
     /// GET or HEAD.
     public var method: Method
     /// Extra request headers (for example `If-None-Match`).
@@ -35,7 +36,7 @@ public struct FetchRequest: Sendable, Hashable {
 
     /// Creates a request.
     public init(
-        url: String,
+        url: Link,
         method: Method = .get,
         headers: HTTPFields = [:],
         followRedirects: Bool = true,
@@ -51,19 +52,19 @@ public struct FetchRequest: Sendable, Hashable {
 
 /// A response from ``LinkFetching``.
 public struct FetchResponse: Sendable, Hashable {
-    /// The URL that answered (the last hop when redirects were followed).
-    public var url: String
+    /// The link that answered (the last hop when redirects were followed).
+    public var url: Link
     /// The HTTP status code.
     public var status: Int
     /// The response headers, in server order and with the names as sent.
     public var headers: HTTPFields
     /// The (decoded) body; empty for HEAD.
     public var body: [UInt8]
-    /// The URLs visited before `url`, oldest first; empty when there was no redirect.
-    public var redirects: [String]
+    /// The links visited before `url`, oldest first; empty when there was no redirect.
+    public var redirects: [Link]
 
     /// Creates a response.
-    public init(url: String, status: Int, headers: HTTPFields = [:], body: [UInt8] = [], redirects: [String] = []) {
+    public init(url: Link, status: Int, headers: HTTPFields = [:], body: [UInt8] = [], redirects: [Link] = []) {
         self.url = url
         self.status = status
         self.headers = headers

@@ -1,55 +1,40 @@
 import Foundation
+import WebLinks
 
-/// A URL that passed the static checks (syntax, scheme, port), ready for address resolution.
+/// A URL that passed the static checks (scheme, port), ready for address resolution.
 package struct CheckedURL: Sendable, Hashable {
-    /// The URL text as fetched.
-    package var text: String
-    /// The lowercase scheme.
-    package var scheme: String
-    /// The host as written, without IPv6 brackets.
-    package var host: String
-    /// The explicit port, or the scheme's default.
-    package var port: Int
+    /// The link.
+    package var link: Link
+    /// The URL text as sent on the wire.
+    package var text: String { link.requestText }
+    /// The host as a resolver takes it (without IPv6 brackets).
+    package var host: String { link.hostName }
+    /// The port a connection uses.
+    package var port: Int { link.effectivePort }
 }
 
 extension NetworkPolicy {
-    /// Checks the text of a URL before anything is resolved: syntax, scheme, port.
-    package func check(url text: String) throws(FetchError) -> CheckedURL {
-        // Swift's URL percent-encodes stray control characters and spaces instead of failing, so they are
-        // refused here before parsing; a fetched URL must already be in its encoded form.
-        if let bad = text.unicodeScalars.first(where: { $0.value <= 0x20 || $0.value >= 0x7f }) {
-            throw .invalidURL(text, "it contains the character U+\(String(bad.value, radix: 16, uppercase: true))")
-        }
-        guard let url = URL(string: text), let rawScheme = url.scheme else {
-            throw .invalidURL(text, "it is not an absolute URL")
-        }
-        let scheme = rawScheme.lowercased()
-        guard allowedSchemes.contains(scheme) else {
+    /// Checks a link before anything is resolved: its scheme and port. The link itself was parsed once, by the parser
+    /// matching uses too, and that parser checked that Foundation's `URL` (what the client is given) reads the same
+    /// host and port.
+    package func check(url link: Link) throws(FetchError) -> CheckedURL {
+        guard allowedSchemes.contains(link.scheme) else {
             throw FetchError(
                 .forbiddenScheme,
-                url: text,
+                url: link.text,
                 message:
-                    "The scheme '\(rawScheme)' of '\(text)' is not allowed (allowed: \(allowedSchemes.sorted().joined(separator: ", ")))."
+                    "The scheme '\(link.scheme)' of '\(link.text)' is not allowed (allowed: \(allowedSchemes.sorted().joined(separator: ", ")))."
             )
         }
-        guard let rawHost = url.host, !rawHost.isEmpty else {
-            throw .invalidURL(text, "it has no host")
-        }
-        let host = rawHost.hasPrefix("[") && rawHost.hasSuffix("]") ? String(rawHost.dropFirst().dropLast()) : rawHost
-        let defaultPort = scheme == "https" ? 443 : 80
-        let port = url.port ?? defaultPort
-        guard (1...65535).contains(port) else {
-            throw .invalidURL(text, "its port \(port) is out of range")
-        }
-        guard allows(port: port) else {
+        guard allows(port: link.effectivePort) else {
             throw FetchError(
                 .forbiddenPort,
-                url: text,
+                url: link.text,
                 message:
-                    "The port \(port) of '\(text)' is not allowed (allowed: \(allowedPorts.sorted().map(String.init).joined(separator: ", ")))."
+                    "The port \(link.effectivePort) of '\(link.text)' is not allowed (allowed: \(allowedPorts.sorted().map(String.init).joined(separator: ", ")))."
             )
         }
-        return CheckedURL(text: text, scheme: scheme, host: host, port: port)
+        return CheckedURL(link: link)
     }
 
     /// Resolves the host of `url` and returns the address to connect to, after checking every resolved address.
@@ -85,41 +70,27 @@ extension NetworkPolicy {
         return first
     }
 
-    /// Resolves a redirect's `Location` against the URL that sent it and checks the result's scheme.
-    ///
-    /// Raw control characters (CR/LF: header injection) and raw non-ASCII bytes are refused rather than
-    /// percent-encoded, because a well-behaved server sends an encoded URL; relative and scheme-relative
-    /// values (`/x`, `../y`, `//other.example/x`) are resolved first, then checked like any URL, so a
-    /// host change is judged by the same rules on the next hop.
-    package func resolve(location raw: String?, from current: String) throws(FetchError) -> String {
+    /// Resolves a redirect's `Location` against the link that sent it, with the one link parser: relative and
+    /// scheme-relative values (`/x`, `../y`, `//other.example/x`) are resolved first; control characters (header
+    /// injection), other schemes, and every text the parser refuses are refused here, so a host change is judged by
+    /// the same rules on the next hop.
+    package func resolve(location raw: String?, from current: Link) throws(FetchError) -> Link {
         guard let raw, !raw.trimmingCharacters(in: .whitespaces).isEmpty else {
-            throw FetchError(.badLocation, url: current, message: "The redirect from '\(current)' has no Location.")
-        }
-        if raw.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value >= 0x7f }) {
             throw FetchError(
                 .badLocation,
-                url: current,
+                url: current.text,
+                message: "The redirect from '\(current.text)' has no Location."
+            )
+        }
+        do {
+            return try Link(resolving: raw, against: current)
+        } catch {
+            throw FetchError(
+                error.code == .notWebLink ? .forbiddenScheme : .badLocation,
+                url: current.text,
                 message:
-                    "The redirect from '\(current)' has a Location with control or non-ASCII characters: \(raw.debugDescription)."
+                    "The redirect from '\(current.text)' has the Location \(raw.debugDescription), which is refused: \(error.message)."
             )
         }
-        let trimmed = raw.trimmingCharacters(in: .whitespaces)
-        guard let base = URL(string: current), let resolved = URL(string: trimmed, relativeTo: base)?.absoluteURL else {
-            throw FetchError(
-                .badLocation,
-                url: current,
-                message: "The redirect from '\(current)' has an unreadable Location '\(trimmed)'."
-            )
-        }
-        let target = resolved.absoluteString
-        let scheme = resolved.scheme?.lowercased() ?? ""
-        guard allowedSchemes.contains(scheme) else {
-            throw FetchError(
-                .forbiddenScheme,
-                url: target,
-                message: "The redirect from '\(current)' goes to '\(target)', whose scheme '\(scheme)' is not allowed."
-            )
-        }
-        return target
     }
 }

@@ -1,3 +1,5 @@
+import WebLinks
+
 /// A fetcher that refuses every request: for runs that must not use the network at all.
 public struct OfflineFetcher: LinkFetching {
     /// Creates the fetcher.
@@ -7,7 +9,7 @@ public struct OfflineFetcher: LinkFetching {
     public func fetch(_ request: FetchRequest) async throws(FetchError) -> FetchResponse {
         throw FetchError(
             .offline,
-            url: request.url,
+            url: request.url.text,
             message: "Fetching '\(request.url)' is not allowed: the network is off."
         )
     }

@@ -1,4 +1,5 @@
 import Foundation
+import WebLinks
 
 /// Passes requests to another fetcher and saves each response as a JSON fixture (`--record DIR`).
 ///
@@ -28,8 +29,9 @@ public struct RecordingFetcher: LinkFetching {
         } catch {
             throw FetchError(
                 .storage,
-                url: request.url,
-                message: "Recording '\(request.url)' to '\(file.path)' failed: \(error.localizedDescription)."
+                url: request.url.text,
+                message:
+                    "Recording '\(request.url)' to '\(file.path)' failed: the folder or the file cannot be written."
             )
         }
         return response

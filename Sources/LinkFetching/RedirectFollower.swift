@@ -1,35 +1,52 @@
 import HTTPTypes
+import WebLinks
 
-/// Unwraps short links: follows HTTP redirects with HEAD, one checked hop at a time, and caches the answer.
+/// Unwraps short links one hop at a time, as Opener does: each hop is a HEAD request that does not follow the
+/// redirect (GET when a server refuses HEAD), so the caller can look at every link on the way and stop as soon as
+/// it knows what opens it, without asking the next server.
 ///
-/// Each hop is a separate `followRedirects: false` request through the fetcher, so a `LiveFetcher` applies
-/// its policy (scheme, port, resolved addresses) to every hop. Servers that refuse HEAD (405, 501) are asked
-/// again with GET, whose body the fetcher caps. Results are kept for the life of the process in a bounded
-/// cache with a time to live, because the same short links recur across many resolutions.
+/// Each hop goes through the fetcher, so a `LiveFetcher` applies its policy (scheme, port, resolved addresses) to
+/// every one. Hops are cached for the life of the process (bounded, with a time to live), because the same short
+/// links recur across many resolutions; a failed hop is remembered for a shorter time, and a hop that only ran out
+/// of its caller's time is not remembered at all.
 public actor RedirectFollower {
-    /// Where a link ends up.
-    public struct Resolution: Sendable, Hashable {
-        /// Every URL visited, the start first and the final URL last.
-        public var chain: [String]
-        /// The status of the last answer (not a redirect).
+    /// What one link answered.
+    public struct Hop: Sendable, Hashable {
+        /// The method that got the answer: HEAD, or GET when the server refused HEAD.
+        public var method: FetchRequest.Method
+        /// The HTTP status.
         public var status: Int
+        /// Where a redirect points (nil when the answer is not a redirect).
+        public var location: Link?
+        /// The answer's headers, in server order (what `headers` rules match).
+        public var headers: HTTPFields
 
-        /// The URL the link finally points to.
-        public var finalURL: String { chain.last ?? "" }
-        /// The redirects taken (the chain without the final URL).
-        public var hops: [String] { Array(chain.dropLast()) }
+        /// Whether the answer is a redirect to ``location``.
+        public var isRedirect: Bool { location != nil }
+    }
+
+    /// Where a link ends up (``follow(_:deadline:)``).
+    public struct Chain: Sendable, Hashable {
+        /// Every link visited, the start first and the final one last.
+        public var links: [Link]
+        /// The final answer.
+        public var last: Hop
+
+        /// The link the chain ends at.
+        public var final: Link { links[links.count - 1] }
     }
 
     private let fetcher: any LinkFetching
-    private let maxHops: Int
-    private let locationRules: NetworkPolicy
-    private var cache: ExpiringCache<String, Resolution>
-    /// Recent failures (an unreachable host, a refused address), so a server does not retry them on every
-    /// request for the same link; kept shorter than answers.
+    private let policy: NetworkPolicy
+    /// The most redirects ``follow(_:deadline:)`` takes.
+    public nonisolated let maxHops: Int
+    private var hops: ExpiringCache<String, Hop>
+    /// Recent failures (an unreachable host, a refused address), so a server does not retry them on every request
+    /// for the same link; kept shorter than answers.
     private var failures: ExpiringCache<String, FetchError>
 
-    /// Creates a follower over `fetcher` with at most `maxHops` redirects per link, caching up to `cacheCapacity`
-    /// results for `timeToLive`.
+    /// Creates a follower over `fetcher` that takes at most `maxHops` redirects per link and caches up to
+    /// `cacheCapacity` hops for `timeToLive` (failures for `failureTimeToLive`).
     public init(
         fetcher: any LinkFetching,
         maxHops: Int = 5,
@@ -37,69 +54,87 @@ public actor RedirectFollower {
         timeToLive: Duration = .seconds(600),
         failureTimeToLive: Duration = .seconds(60)
     ) {
-        self.failures = ExpiringCache(capacity: cacheCapacity, timeToLive: failureTimeToLive)
         self.fetcher = fetcher
         self.maxHops = max(0, maxHops)
-        // Only the scheme rules matter for Location values here; addresses are the fetcher's business.
-        self.locationRules = NetworkPolicy()
-        self.cache = ExpiringCache(capacity: cacheCapacity, timeToLive: timeToLive)
+        // Only the Location rules matter here; addresses are the fetcher's business.
+        self.policy = NetworkPolicy()
+        self.hops = ExpiringCache(capacity: cacheCapacity, timeToLive: timeToLive)
+        self.failures = ExpiringCache(capacity: cacheCapacity, timeToLive: failureTimeToLive)
     }
 
-    /// Follows `url`'s redirects and returns the chain and the final URL (from the cache when still fresh; a
-    /// recent failure is reported again without a request). Every hop must end before `deadline`.
-    public func resolve(
-        _ url: String,
-        deadline: ContinuousClock.Instant = .now + .seconds(30)
-    ) async throws(FetchError) -> Resolution {
-        if let cached = cache.value(for: url) { return cached }
-        if let failure = failures.value(for: url) { throw failure }
+    /// Asks `link` once, without following a redirect; the answer must come before `deadline`.
+    public func hop(_ link: Link, deadline: ContinuousClock.Instant) async throws(FetchError) -> Hop {
+        if let cached = hops.value(for: link.text) { return cached }
+        if let failure = failures.value(for: link.text) { throw failure }
         do {
-            return try await follow(url, deadline: deadline)
+            let hop = try await ask(link, deadline: deadline)
+            hops.insert(hop, for: link.text)
+            return hop
         } catch {
             // Running out of the caller's time says nothing about the link: the next caller may have more.
-            if error.code != .timeout { failures.insert(error, for: url) }
+            if error.code != .timeout { failures.insert(error, for: link.text) }
             throw error
         }
     }
 
-    private func follow(_ url: String, deadline: ContinuousClock.Instant) async throws(FetchError) -> Resolution {
-        var chain = [url]
-        var current = url
+    /// Follows `link`'s redirects to the end: stops at the first link seen twice (`redirectLoop`) and after
+    /// ``maxHops`` redirects (`tooManyRedirects`).
+    public func follow(_ link: Link, deadline: ContinuousClock.Instant) async throws(FetchError) -> Chain {
+        var links = [link]
+        var visited: Set<Link> = [link]
         while true {
-            let timeLeft = deadline - .now
-            guard timeLeft > .zero else {
-                throw FetchError(
-                    .timeout,
-                    url: current,
-                    message: "The time for unwrapping '\(url)' ran out before '\(current)' was fetched."
-                )
-            }
-            let response = try await hop(current, timeout: timeLeft)
-            guard [301, 302, 303, 307, 308].contains(response.status) else {
-                let resolution = Resolution(chain: chain, status: response.status)
-                cache.insert(resolution, for: url)
-                return resolution
-            }
-            guard chain.count <= maxHops else {
+            let answer = try await hop(links[links.count - 1], deadline: deadline)
+            guard let next = answer.location else { return Chain(links: links, last: answer) }
+            guard !visited.contains(next) else { throw FetchError.redirectLoop(back: next, start: link) }
+            guard links.count <= maxHops else {
                 throw FetchError(
                     .tooManyRedirects,
-                    url: current,
-                    message: "'\(url)' still redirects after \(maxHops) hops (last: '\(current)')."
+                    url: next.text,
+                    message: "'\(link)' still redirects after \(maxHops) hops (last: '\(next)')."
                 )
             }
-            current = try locationRules.resolve(location: response.headers[.location], from: current)
-            chain.append(current)
+            visited.insert(next)
+            links.append(next)
         }
     }
 
-    /// The number of cached results (expired ones included until they are next touched).
-    public var cachedCount: Int { cache.count }
+    /// The number of cached hops (expired ones included until they are next touched).
+    public var cachedCount: Int { hops.count }
 
-    private func hop(_ url: String, timeout: Duration) async throws(FetchError) -> FetchResponse {
-        let head = try await fetcher.fetch(
-            FetchRequest(url: url, method: .head, followRedirects: false, timeout: timeout)
+    private func ask(_ link: Link, deadline: ContinuousClock.Instant) async throws(FetchError) -> Hop {
+        var method = FetchRequest.Method.head
+        var response = try await exchange(link, method: method, deadline: deadline)
+        if response.status == 405 || response.status == 501 {
+            method = .get
+            response = try await exchange(link, method: method, deadline: deadline)
+        }
+        let isRedirect = [301, 302, 303, 307, 308].contains(response.status)
+        let location = isRedirect ? try policy.resolve(location: response.headers[.location], from: link) : nil
+        return Hop(method: method, status: response.status, location: location, headers: response.headers)
+    }
+
+    private func exchange(
+        _ link: Link,
+        method: FetchRequest.Method,
+        deadline: ContinuousClock.Instant
+    ) async throws(FetchError) -> FetchResponse {
+        let timeLeft = deadline - .now
+        guard timeLeft > .zero else {
+            throw FetchError(.timeout, url: link.text, message: "The time for '\(link)' ran out before it was asked.")
+        }
+        return try await fetcher.fetch(
+            FetchRequest(url: link, method: method, followRedirects: false, timeout: timeLeft)
         )
-        guard head.status == 405 || head.status == 501 else { return head }
-        return try await fetcher.fetch(FetchRequest(url: url, method: .get, followRedirects: false, timeout: timeout))
+    }
+}
+
+extension FetchError {
+    /// A redirect back to a link already visited on the way from `start`.
+    package static func redirectLoop(back link: Link, start: Link) -> FetchError {
+        FetchError(
+            .redirectLoop,
+            url: link.text,
+            message: "The redirects from '\(start)' lead back to '\(link)', which was already visited: a loop."
+        )
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import WebLinks
 
 /// Serves responses from fixtures written by ``RecordingFetcher`` (`--replay DIR`), never touching the network.
 public struct ReplayingFetcher: LinkFetching {
@@ -16,7 +17,7 @@ public struct ReplayingFetcher: LinkFetching {
         guard FileManager.default.fileExists(atPath: file.path) else {
             throw FetchError(
                 .notRecorded,
-                url: request.url,
+                url: request.url.text,
                 message:
                     "No fixture for \(request.method.rawValue) '\(request.url)' in '\(directory.path)' (expected \(file.lastPathComponent)); record it with --record."
             )
@@ -27,15 +28,14 @@ public struct ReplayingFetcher: LinkFetching {
         } catch {
             throw FetchError(
                 .storage,
-                url: request.url,
-                message:
-                    "The fixture '\(file.path)' for '\(request.url)' cannot be read: \(error.localizedDescription)."
+                url: request.url.text,
+                message: "The fixture '\(file.path)' for '\(request.url)' cannot be read as a fixture."
             )
         }
-        guard fixture.url == request.url, fixture.method == request.method else {
+        guard fixture.url == request.url.text, fixture.method == request.method else {
             throw FetchError(
                 .storage,
-                url: request.url,
+                url: request.url.text,
                 message: "The fixture '\(file.path)' records '\(fixture.url)', not '\(request.url)'."
             )
         }

@@ -4,6 +4,7 @@ import LinkFetching
 import NIOCore
 import NIOHTTP1
 import NIOHTTPCompression
+import WebLinks
 
 /// Fetches over the network with AsyncHTTPClient, enforcing a `NetworkPolicy` on every redirect hop.
 ///
@@ -29,7 +30,8 @@ public struct LiveFetcher: LinkFetching {
     public func fetch(_ request: FetchRequest) async throws(FetchError) -> FetchResponse {
         let limit = request.timeout.map { min($0, policy.timeout) } ?? policy.timeout
         let deadline = NIODeadline.now() + TimeAmount.nanoseconds(limit.nanosecondsClamped)
-        return try await Self.withTimeLimit(limit, url: request.url) { () async throws(FetchError) -> FetchResponse in
+        return try await Self.withTimeLimit(limit, url: request.url.text) {
+            () async throws(FetchError) -> FetchResponse in
             try await follow(request, deadline: deadline)
         }
     }
@@ -37,7 +39,7 @@ public struct LiveFetcher: LinkFetching {
     private func follow(_ request: FetchRequest, deadline: NIODeadline) async throws(FetchError) -> FetchResponse {
         var current = try policy.check(url: request.url)
         var headers = request.headers
-        var visited: [String] = []
+        var visited: [Link] = []
         while true {
             let address = try await policy.address(for: current)
             let isRedirect = { (status: Int) in [301, 302, 303, 307, 308].contains(status) }
@@ -53,21 +55,25 @@ public struct LiveFetcher: LinkFetching {
                 response.redirects = visited
                 return response
             }
+            let next = try policy.check(url: policy.resolve(location: response.headers[.location], from: current.link))
+            // A loop is said as such at its first repeated link, rather than followed until the hop limit.
+            guard next.link != request.url, !visited.contains(next.link) else {
+                throw FetchError.redirectLoop(back: next.link, start: request.url)
+            }
             guard visited.count < policy.maxRedirects else {
                 throw FetchError(
                     .tooManyRedirects,
                     url: current.text,
                     message:
-                        "'\(request.url)' still redirects after \(policy.maxRedirects) hops (last: '\(current.text)')."
+                        "'\(request.url)' still redirects after \(policy.maxRedirects) hops (last: '\(current.link)')."
                 )
             }
-            let next = try policy.check(url: policy.resolve(location: response.headers[.location], from: current.text))
-            if next.host.lowercased() != current.host.lowercased() {
+            if next.host != current.host {
                 // Credentials meant for one host must not follow a redirect to another.
                 headers[.authorization] = nil
                 headers[.cookie] = nil
             }
-            visited.append(current.text)
+            visited.append(current.link)
             current = next
         }
     }
@@ -133,7 +139,7 @@ public struct LiveFetcher: LinkFetching {
         }
         let limit = policy.maxBodyBytes
         if method == .head || skipBody(status) {
-            return FetchResponse(url: url.text, status: status, headers: fields)
+            return FetchResponse(url: url.link, status: status, headers: fields)
         }
         if !response.headers.contains(name: "Content-Encoding"),
             let declared = response.headers.first(name: "Content-Length").flatMap({ Int($0) }), declared > limit
@@ -145,6 +151,6 @@ public struct LiveFetcher: LinkFetching {
             guard body.count + chunk.readableBytes <= limit else { throw FetchError.tooLarge(url.text, limit: limit) }
             body.append(contentsOf: chunk.readableBytesView)
         }
-        return FetchResponse(url: url.text, status: status, headers: fields, body: body)
+        return FetchResponse(url: url.link, status: status, headers: fields, body: body)
     }
 }

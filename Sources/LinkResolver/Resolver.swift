@@ -63,17 +63,19 @@ public final class Resolver: Sendable {
     ) async -> Resolution {
         var budget = ResolutionBudget(timeLimit: request.timeLimit, limits: request.match.budget)
         var trace: ResolutionTrace? = request.trace ? ResolutionTrace() : nil
-        var stage = await unwrapAndMatch(link, request, budget: &budget, trace: &trace)
+        var stage = unwrapAndMatch(link, request, headers: request.match.headers, budget: &budget, trace: &trace)
         var steps = stage.steps
         var timedOut = stage.timedOut
-        if !stage.openings.contains(where: { $0.kind == .action }), let redirectFollower,
-            let followed = await shortLink(stage.link, follower: redirectFollower, budget: budget)
-        {
-            // A short link (bit.ly, t.co, …): its final URL goes through the same stages.
-            steps += followed.steps
-            stage = await unwrapAndMatch(followed.final, request, budget: &budget, trace: &trace)
-            steps += stage.steps
-            timedOut += stage.timedOut
+        if let redirectFollower {
+            await unwrapOverHTTP(
+                &stage,
+                request,
+                follower: redirectFollower,
+                steps: &steps,
+                timedOut: &timedOut,
+                budget: &budget,
+                trace: &trace
+            )
         }
         var openings = stage.openings
         if request.runsScripts, let engine, let scripts {
@@ -96,27 +98,26 @@ public final class Resolver: Sendable {
         )
     }
 
-    /// What stages 2–4 gave for one link.
+    /// What the redirect rules and the matcher gave for one link.
     private struct Stage {
         var link: Link
         var steps: [UnwrapStep]
         var headers: HTTPFields?
         var openings: [Opening]
         var timedOut: [JSONPointer]
+
+        var hasAction: Bool { openings.contains { $0.kind == .action } }
     }
 
-    /// Redirect rules, the header lookup when a `headers` rule could apply, and the matcher.
+    /// Redirect rules, then the matcher with `headers` (given, or from the link's own HTTP answer).
     private func unwrapAndMatch(
         _ link: Link,
         _ request: ResolveRequest,
+        headers: HTTPFields?,
         budget: inout ResolutionBudget,
         trace: inout ResolutionTrace?
-    ) async -> Stage {
+    ) -> Stage {
         let unwrapped = rules.unwrap(link, budget: &budget, trace: &trace)
-        var headers = request.match.headers
-        if headers == nil, let fetcher, rules.headerRulesCouldApply(to: unwrapped.link) {
-            headers = await Self.headers(of: unwrapped.link, fetcher: fetcher, timeout: budget.timeLeft)
-        }
         let matched = rules.match(
             unwrapped.link,
             options: request.matchOptions(headers: headers),
@@ -132,25 +133,84 @@ public final class Resolver: Sendable {
         )
     }
 
-    /// The final URL of a short link and the HTTP steps to it (nil: not a redirect, or it could not be followed).
-    private func shortLink(
-        _ link: Link,
+    /// Asks the link's server, one hop at a time, as Opener unwraps short links: while no action opens the link, a
+    /// redirect is followed and the redirect rules and the matcher run again on where it points, so the next server
+    /// is asked only when nothing opens the link yet; and when a `headers` rule could apply, the same answer's headers
+    /// are matched (one request per link, never the chain again). A hop that fails, loops or runs out of time ends
+    /// the unwrapping at the last good link, and a refused step says why.
+    private func unwrapOverHTTP(
+        _ stage: inout Stage,
+        _ request: ResolveRequest,
         follower: RedirectFollower,
-        budget: ResolutionBudget
-    ) async -> (final: Link, steps: [UnwrapStep])? {
-        let scheme = link.text.prefix { $0 != ":" }.lowercased()
-        guard scheme == "http" || scheme == "https", !budget.isExpired,
-            let followed = try? await follower.resolve(link.text, deadline: budget.deadline),
-            followed.finalURL != link.text,
-            let final = try? Link(followed.finalURL)
-        else { return nil }
-        var steps: [UnwrapStep] = []
-        var previous = link.text
-        for hop in followed.chain.dropFirst() {
-            steps.append(UnwrapStep(kind: .httpRedirect, rule: "HEAD", from: previous, to: hop))
-            previous = hop
+        steps: inout [UnwrapStep],
+        timedOut: inout [JSONPointer],
+        budget: inout ResolutionBudget,
+        trace: inout ResolutionTrace?
+    ) async {
+        var visited: Set<Link> = [stage.link]
+        var redirects = 0
+        while !budget.isExpired {
+            let wantsHeaders =
+                request.match.headers == nil && stage.headers == nil
+                && rules.headerRulesCouldApply(to: stage.link)
+            let wantsRedirect = !stage.hasAction
+            guard wantsHeaders || wantsRedirect else { return }
+            let hop: RedirectFollower.Hop
+            do {
+                hop = try await follower.hop(stage.link, deadline: budget.deadline)
+            } catch {
+                if wantsRedirect { steps.append(.refusedHop(from: stage.link, error)) }
+                return
+            }
+            guard let next = hop.location else {
+                // The link's own answer: its headers are what `headers` rules match.
+                if wantsHeaders {
+                    let matched = rules.match(
+                        stage.link,
+                        options: request.matchOptions(headers: hop.headers),
+                        budget: &budget,
+                        trace: &trace
+                    )
+                    stage.openings = matched.openings
+                    stage.headers = hop.headers
+                    timedOut += matched.timedOut
+                }
+                return
+            }
+            guard wantsRedirect else { return }
+            guard !visited.contains(next) else {
+                steps.append(
+                    .refusedHop(from: stage.link, .redirectLoop(back: next, start: visited.first ?? stage.link))
+                )
+                return
+            }
+            guard redirects < follower.maxHops else {
+                steps.append(
+                    .refusedHop(
+                        from: stage.link,
+                        FetchError(
+                            .tooManyRedirects,
+                            url: next.text,
+                            message: "the link still redirects after \(redirects) hops"
+                        )
+                    )
+                )
+                return
+            }
+            redirects += 1
+            visited.insert(next)
+            steps.append(
+                UnwrapStep(
+                    kind: .httpRedirect,
+                    rule: "\(hop.method.rawValue) \(hop.status)",
+                    from: stage.link.text,
+                    to: next.text
+                )
+            )
+            stage = unwrapAndMatch(next, request, headers: request.match.headers, budget: &budget, trace: &trace)
+            steps += stage.steps
+            timedOut += stage.timedOut
         }
-        return (final, steps)
     }
 
     /// Runs every script opening concurrently until `deadline`; each gets the input its rule matched.
@@ -231,16 +291,24 @@ public final class Resolver: Sendable {
         return rendered
     }
 
-    /// The response headers of a HEAD request, in server order (nil when the request fails).
-    static func headers(of link: Link, fetcher: any LinkFetching, timeout: Duration) async -> HTTPFields? {
-        guard timeout > .zero else { return nil }
-        return try? await fetcher.fetch(FetchRequest(url: link.text, method: .head, timeout: timeout)).headers
-    }
 }
 
 extension OpeningError {
     /// A script's failure as an opening's error.
     init(_ error: ScriptError) {
         self.init(code: error.code.rawValue, message: error.message + (error.line.map { " (script line \($0))" } ?? ""))
+    }
+}
+
+extension UnwrapStep {
+    /// An HTTP hop that could not be taken: the link stays the last good one.
+    static func refusedHop(from link: Link, _ error: FetchError) -> UnwrapStep {
+        UnwrapStep(
+            kind: .httpRedirect,
+            rule: "HEAD",
+            from: link.text,
+            to: nil,
+            refused: "\(error.message) [\(error.identifier)]"
+        )
     }
 }

@@ -4,6 +4,7 @@ import LinkMatching
 import LinkRules
 import LinkScripts
 import Synchronization
+import WebLinks
 
 /// Runs rules' scripts: compiles a rule set's scripts once, runs each in JavaScriptCore with the network the caller
 /// allows until the resolution's deadline, and applies the one output-safety policy to what it returns.
@@ -182,15 +183,27 @@ struct FetcherScriptNetwork: ScriptNetwork {
     let fetcher: any LinkFetching
 
     func get(_ url: String, timeout: Duration) throws(ScriptNetworkError) -> String {
+        // A script's URL is parsed by the one link parser, like every other link: a text it refuses never reaches
+        // the network, and what is fetched is what the parser read.
+        let link: Link
         do {
-            let response = try fetcher.fetchBlocking(FetchRequest(url: url, timeout: timeout))
-            return response.text
+            link = try Link(url)
+        } catch {
+            switch error.code {
+            case .notWebLink, .userinfo, .backslash, .ambiguousHost, .badHost, .badPort:
+                throw ScriptNetworkError(kind: .blocked, message: "'\(url)' is refused: \(error.message)")
+            default:
+                throw ScriptNetworkError(kind: .failed, message: "'\(url)' is not a link: \(error.message)")
+            }
+        }
+        do {
+            return try fetcher.fetchBlocking(FetchRequest(url: link, timeout: timeout)).text
         } catch {
             switch error.code {
             case .offline: throw ScriptNetworkError(kind: .offline, message: error.description)
             case .blockedAddress, .forbiddenScheme, .forbiddenPort:
                 throw ScriptNetworkError(kind: .blocked, message: error.description)
-            default: throw ScriptNetworkError(kind: .failed, message: error.description)
+            default: throw ScriptNetworkError(kind: .failed, message: "\(error.description) [\(error.identifier)]")
             }
         }
     }

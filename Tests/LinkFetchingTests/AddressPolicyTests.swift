@@ -3,6 +3,7 @@ import LinkFetching
 import LinkFetchingHTTP
 import SwitchyardTestSupport
 import Testing
+import WebLinks
 
 /// The address checks against a real loopback server: refused by default, allowed when asked.
 @Suite struct AddressPolicyTests {
@@ -10,14 +11,14 @@ import Testing
         let server = try await Server.start { _ in .text("secret") }
         let strict = LiveFetcher()
         let defaultError = await fetchError { () async throws(FetchError) in
-            try await strict.fetch(FetchRequest(url: server.url("/")))
+            try await strict.fetch(FetchRequest(url: Link(test: server.url("/"))))
         }
         // Only the address check (not the port rule) stands between the request and the server here.
         let portOpen = LiveFetcher(policy: NetworkPolicy(allowedPorts: [server.port]))
         let addressError = await fetchError { () async throws(FetchError) in
-            try await portOpen.fetch(FetchRequest(url: server.url("/")))
+            try await portOpen.fetch(FetchRequest(url: Link(test: server.url("/"))))
         }
-        let allowed = try await LiveFetcher(policy: .loopback).fetch(FetchRequest(url: server.url("/")))
+        let allowed = try await LiveFetcher(policy: .loopback).fetch(FetchRequest(url: Link(test: server.url("/"))))
         await server.stop()
         #expect(defaultError != nil)
         #expect(addressError?.code == .blockedAddress)
@@ -30,10 +31,12 @@ import Testing
         let server = try await Server.start { _ in .text("secret") }
         let url = "http://\(host):\(server.port)/"
         let defaultError = await fetchError { () async throws(FetchError) in
-            try await LiveFetcher().fetch(FetchRequest(url: url))
+            try await LiveFetcher().fetch(FetchRequest(url: Link(test: url)))
         }
         let addressError = await fetchError { () async throws(FetchError) in
-            try await LiveFetcher(policy: NetworkPolicy(allowedPorts: [server.port])).fetch(FetchRequest(url: url))
+            try await LiveFetcher(policy: NetworkPolicy(allowedPorts: [server.port])).fetch(
+                FetchRequest(url: Link(test: url))
+            )
         }
         await server.stop()
         #expect(defaultError != nil)
@@ -44,10 +47,12 @@ import Testing
     @Test func reachesTheServerThroughLenientSpellingsWhenPrivateIsAllowed() async throws {
         let server = try await Server.start { request in .text(request.header("Host") ?? "") }
         let response = try await LiveFetcher(policy: .loopback).fetch(
-            FetchRequest(url: "http://2130706433:\(server.port)/")
+            FetchRequest(url: Link(test: "http://2130706433:\(server.port)/"))
         )
         await server.stop()
-        #expect(response.text == "2130706433:\(server.port)", "the Host header keeps the name as written")
+        // One canonical link: the number names 127.0.0.1, and that is what is matched, connected to and sent as Host.
+        #expect(response.text == "127.0.0.1:\(server.port)")
+        #expect(response.url.text == "http://127.0.0.1:\(server.port)/")
     }
 
     @Test(arguments: ["http://internal.example/admin", "http://127.0.0.2:PORT/admin", "http://[::1]:PORT/admin"])
@@ -69,7 +74,7 @@ import Testing
             resolver: .table(["internal.example": [.v4(10, 0, 0, 5)]])
         )
         let error = await fetchError { () async throws(FetchError) in
-            try await LiveFetcher(policy: policy).fetch(FetchRequest(url: server.url("/start")))
+            try await LiveFetcher(policy: policy).fetch(FetchRequest(url: Link(test: server.url("/start"))))
         }
         await server.stop()
         #expect(error?.code == .blockedAddress, "\(error?.message ?? "followed")")
@@ -85,7 +90,9 @@ import Testing
             lookups.next() == 1 ? [.v4(127, 0, 0, 1)] : [.v4(127, 0, 0, 2)]
         }
         let fetcher = LiveFetcher(policy: NetworkPolicy(allowPrivateAddresses: true, resolver: resolver))
-        let response = try await fetcher.fetch(FetchRequest(url: "http://rebind.attacker.example:\(server.port)/"))
+        let response = try await fetcher.fetch(
+            FetchRequest(url: Link(test: "http://rebind.attacker.example:\(server.port)/"))
+        )
         await server.stop()
         #expect(response.text == "pinned")
         #expect(lookups.count == 1)

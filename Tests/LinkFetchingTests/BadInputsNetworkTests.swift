@@ -3,6 +3,7 @@ import LinkFetching
 import LinkFetchingHTTP
 import SwitchyardTestSupport
 import Testing
+import WebLinks
 
 /// One `area: "network"` case of `../shared/data/bad-inputs.json`, read at test time.
 struct NetworkBadInput {
@@ -78,7 +79,9 @@ struct BadInputsNetworkTests {
         }
         for url in urls {
             let error = await fetchError { () async throws(FetchError) in
-                try await LiveFetcher(policy: NetworkPolicy(resolver: counting)).fetch(FetchRequest(url: url))
+                try await LiveFetcher(policy: NetworkPolicy(resolver: counting)).fetch(
+                    FetchRequest(url: Link(test: url))
+                )
             }
             #expect(error?.code == bad.code, "\(bad.id) \(url): \(error?.message ?? "fetched")")
         }
@@ -95,7 +98,7 @@ struct BadInputsNetworkTests {
             lookups.next() == 1 ? [.v4(10, 0, 0, 5)] : [.v4(93, 184, 216, 34)]
         }
         let error = await fetchError { () async throws(FetchError) in
-            try await LiveFetcher(policy: NetworkPolicy(resolver: rebinding)).fetch(FetchRequest(url: url))
+            try await LiveFetcher(policy: NetworkPolicy(resolver: rebinding)).fetch(FetchRequest(url: Link(test: url)))
         }
         #expect(error?.code == bad.code, "\(bad.id): \(error?.message ?? "fetched")")
         #expect(lookups.count == 1, "one resolution per hop, and it is the one that was checked")
@@ -107,7 +110,7 @@ struct BadInputsNetworkTests {
             pinned.next() == 1 ? [.v4(127, 0, 0, 1)] : [.v4(127, 0, 0, 2)]
         }
         let response = try await LiveFetcher(policy: NetworkPolicy(allowPrivateAddresses: true, resolver: flipping))
-            .fetch(FetchRequest(url: "http://\(host):\(server.port)/"))
+            .fetch(FetchRequest(url: Link(test: "http://\(host):\(server.port)/")))
         await server.stop()
         #expect(response.text == "checked address")
         #expect(pinned.count == 1)
@@ -122,10 +125,13 @@ struct BadInputsNetworkTests {
         }
         let policy = NetworkPolicy(allowPrivateAddresses: true, maxRedirects: limit)
         let error = await fetchError { () async throws(FetchError) in
-            try await LiveFetcher(policy: policy).fetch(FetchRequest(url: server.url("/0")))
+            try await LiveFetcher(policy: policy).fetch(FetchRequest(url: Link(test: server.url("/0"))))
         }
         let followerError = await fetchError { () async throws(FetchError) in
-            try await RedirectFollower(fetcher: LiveFetcher(policy: policy), maxHops: limit).resolve(server.url("/0"))
+            try await RedirectFollower(fetcher: LiveFetcher(policy: policy), maxHops: limit).follow(
+                Link(test: server.url("/0")),
+                deadline: .now + .seconds(30)
+            )
         }
         await server.stop()
         #expect(error?.code == bad.code)
@@ -139,7 +145,7 @@ struct BadInputsNetworkTests {
         for location in locations {
             let server = try await Server.start { _ in .redirect(to: location) }
             let error = await fetchError { () async throws(FetchError) in
-                try await LiveFetcher(policy: testPolicy()).fetch(FetchRequest(url: server.url("/")))
+                try await LiveFetcher(policy: testPolicy()).fetch(FetchRequest(url: Link(test: server.url("/"))))
             }
             await server.stop()
             #expect(error?.code == bad.code, "\(location): \(error?.message ?? "followed")")
@@ -151,14 +157,14 @@ struct BadInputsNetworkTests {
         let policy = NetworkPolicy()
         var resolved: [String] = []
         for location in bad.list("Location") {
-            resolved.append(try policy.resolve(location: location, from: base))
+            resolved.append(try policy.resolve(location: location, from: Link(test: base)).text)
         }
         #expect(resolved == ["https://a.example/x", "https://evil.example/x", "https://a.example/y"])
         // Validated as a new hop: the scheme-relative one now names another host, which is what gets checked.
         let evil = HostResolver.table(["evil.example": [.v4(10, 0, 0, 5)], "a.example": [.v4(93, 184, 216, 34)]])
         let hostChange = await fetchError { () async throws(FetchError) in
             let policy = NetworkPolicy(resolver: evil)
-            return try await policy.address(for: policy.check(url: resolved[1]))
+            return try await policy.address(for: policy.check(url: Link(test: resolved[1])))
         }
         #expect(hostChange?.code == .blockedAddress)
 
@@ -168,9 +174,11 @@ struct BadInputsNetworkTests {
                 ? .redirect(to: "//localhost:\(request.header("Host")?.split(separator: ":").last ?? "")/x")
                 : .text(request.path)
         }
-        let response = try await LiveFetcher(policy: testPolicy()).fetch(FetchRequest(url: server.url("/p")))
+        let response = try await LiveFetcher(policy: testPolicy()).fetch(
+            FetchRequest(url: Link(test: server.url("/p")))
+        )
         await server.stop()
-        #expect(response.url == "http://localhost:\(server.port)/x")
+        #expect(response.url.text == "http://localhost:\(server.port)/x")
         #expect(response.text == "/x")
     }
 
@@ -190,7 +198,9 @@ struct BadInputsNetworkTests {
         let clock = ContinuousClock()
         let start = clock.now
         let error = await fetchError { () async throws(FetchError) in
-            try await LiveFetcher(policy: testPolicy(maxBodyBytes: limit)).fetch(FetchRequest(url: server.url("/")))
+            try await LiveFetcher(policy: testPolicy(maxBodyBytes: limit)).fetch(
+                FetchRequest(url: Link(test: server.url("/")))
+            )
         }
         let elapsed = clock.now - start
         await server.stop()
@@ -205,11 +215,12 @@ struct BadInputsNetworkTests {
             if request.method == "HEAD" { return Response(status: status) }
             return request.path == "/s" ? .redirect(to: "/final", status: 301) : .text("final")
         }
-        let resolution = try await RedirectFollower(fetcher: LiveFetcher(policy: testPolicy())).resolve(
-            server.url("/s")
+        let resolution = try await RedirectFollower(fetcher: LiveFetcher(policy: testPolicy())).follow(
+            Link(test: server.url("/s")),
+            deadline: .now + .seconds(30)
         )
         await server.stop()
-        #expect(resolution.finalURL == server.url("/final"))
+        #expect(resolution.final.text == server.url("/final"))
         #expect(server.requests.map(\.method) == ["HEAD", "GET", "HEAD", "GET"])
     }
 
@@ -218,10 +229,10 @@ struct BadInputsNetworkTests {
     private func refusesBadLocations(_ bad: NetworkBadInput) throws {
         for location in bad.list("Location") {
             #expect(throws: FetchError.self) {
-                try NetworkPolicy().resolve(location: location, from: "http://a.example/p")
+                try NetworkPolicy().resolve(location: location, from: Link(test: "http://a.example/p")).text
             }
             do {
-                _ = try NetworkPolicy().resolve(location: location, from: "http://a.example/p")
+                _ = try NetworkPolicy().resolve(location: location, from: Link(test: "http://a.example/p")).text
             } catch {
                 #expect(error.code == bad.code)
             }

@@ -1,36 +1,44 @@
 import LinkFetching
+import SwitchyardTestSupport
 import Testing
+import WebLinks
 
 @Suite struct NetworkPolicyTests {
     let policy = NetworkPolicy()
 
-    @Test(arguments: [
-        ("ftp://example.com/", FetchError.Code.forbiddenScheme),
-        ("file:///etc/passwd", .forbiddenScheme),
-        ("javascript:alert(1)", .forbiddenScheme),
-        ("http://example.com:6379/", .forbiddenPort),
-        ("http://example.com:25/", .forbiddenPort),
-        ("https://example.com:99999/", .invalidURL),
-        ("http://exa mple.com/", .invalidURL),
-        ("http://example.com/\r\nX: y", .invalidURL),
-        ("not a url", .invalidURL),
-        ("/relative/path", .invalidURL),
-        ("http:///nohost", .invalidURL),
-    ])
-    func refusesBadURLsBeforeResolving(_ url: String, _ code: FetchError.Code) {
-        #expect(throws: FetchError.self) { try policy.check(url: url) }
+    /// Ports outside the policy are refused by the policy; every other bad URL is refused before, by the one link
+    /// parser a request's URL comes from.
+    @Test(arguments: [("http://example.com:6379/", 6379), ("http://example.com:25/", 25)])
+    func refusesPortsOutsideThePolicy(_ url: String, _ port: Int) {
         do {
-            _ = try policy.check(url: url)
+            _ = try policy.check(url: Link(test: url))
+            Issue.record("\(url) was accepted")
         } catch {
-            #expect(error.code == code, "\(url): \(error.message)")
-            #expect(error.message.contains("'"), "message should quote the value: \(error.message)")
+            #expect(error.code == .forbiddenPort)
+            #expect(error.message.contains("\(port)"), "\(error.message)")
         }
     }
 
+    @Test(arguments: [
+        ("ftp://example.com/", LinkError.Code.notWebLink),
+        ("file:///etc/passwd", .notWebLink),
+        ("javascript:alert(1)", .notWebLink),
+        ("https://example.com:99999/", .badPort),
+        ("http://exa mple.com/", .badHost),
+        ("http://example.com/\r\nX: y", .controlCharacter),
+        ("not a url", .notAbsolute),
+        ("/relative/path", .notAbsolute),
+        ("http:///nohost", .notAbsolute),
+    ])
+    func badURLsNeverBecomeRequests(_ url: String, _ code: LinkError.Code) {
+        let error = #expect(throws: LinkError.self) { try Link(url) }
+        #expect(error?.code == code, "\(url): \(String(describing: error))")
+    }
+
     @Test func acceptsDefaultPortsAndAnyPortWhenPrivateAllowed() throws {
-        #expect(try policy.check(url: "https://Example.com/a").port == 443)
-        #expect(try policy.check(url: "http://[::1]/").host == "::1")
-        #expect(try NetworkPolicy.loopback.check(url: "http://127.0.0.1:8080/").port == 8080)
+        #expect(try policy.check(url: Link(test: "https://Example.com/a")).port == 443)
+        #expect(try policy.check(url: Link(test: "http://[::1]/")).host == "::1")
+        #expect(try NetworkPolicy.loopback.check(url: Link(test: "http://127.0.0.1:8080/")).port == 8080)
     }
 
     @Test(arguments: [
@@ -38,16 +46,17 @@ import Testing
         ("//evil.example/x", "https://evil.example/x"),
         ("../y", "https://a.example/y"),
         ("y?q=1", "https://a.example/y?q=1"),
-        ("HTTP://B.example/", "HTTP://B.example/"),
+        ("HTTP://B.example/", "http://b.example/"),
+        // Raw non-ASCII is read as Foundation's URL encodes it, which is what goes on the wire.
+        ("http://a.example/ü", "http://a.example/%C3%BC"),
     ])
     func resolvesRelativeLocations(_ location: String, _ expected: String) throws {
-        #expect(try policy.resolve(location: location, from: "https://a.example/p") == expected)
+        #expect(try policy.resolve(location: location, from: Link(test: "https://a.example/p")).text == expected)
     }
 
     @Test(arguments: [
         ("http://a.example/\r\nSet-Cookie: x=1", FetchError.Code.badLocation),
         ("http://a.example/\nx", .badLocation),
-        ("http://a.example/ü", .badLocation),
         ("", .badLocation),
         ("file:///etc/passwd", .forbiddenScheme),
         ("gopher://127.0.0.1:6379/_INFO", .forbiddenScheme),
@@ -56,7 +65,7 @@ import Testing
     ])
     func refusesHostileLocations(_ location: String, _ code: FetchError.Code) {
         do {
-            let resolved = try policy.resolve(location: location, from: "http://a.example/p")
+            let resolved = try policy.resolve(location: location, from: Link(test: "http://a.example/p")).text
             Issue.record("accepted \(location.debugDescription) as \(resolved)")
         } catch {
             #expect(error.code == code, "\(location.debugDescription): \(error.message)")
@@ -72,18 +81,18 @@ import Testing
         ])
         let strict = NetworkPolicy(resolver: resolver)
         let blocked = await fetchError { () async throws(FetchError) in
-            try await strict.address(for: strict.check(url: "http://private.example/"))
+            try await strict.address(for: strict.check(url: Link(test: "http://private.example/")))
         }
         #expect(blocked?.code == .blockedAddress)
         #expect(blocked?.message.contains("10.0.0.5") == true)
         let mixed = await fetchError { () async throws(FetchError) in
-            try await strict.address(for: strict.check(url: "http://mixed.example/"))
+            try await strict.address(for: strict.check(url: Link(test: "http://mixed.example/")))
         }
         #expect(mixed?.code == .blockedAddress)
-        let address = try await strict.address(for: strict.check(url: "http://public.example/"))
+        let address = try await strict.address(for: strict.check(url: Link(test: "http://public.example/")))
         #expect(address == .v4(93, 184, 216, 34))
         let unknown = await fetchError { () async throws(FetchError) in
-            try await strict.address(for: strict.check(url: "http://nowhere.example/"))
+            try await strict.address(for: strict.check(url: Link(test: "http://nowhere.example/")))
         }
         #expect(unknown?.code == .unresolvableHost)
     }

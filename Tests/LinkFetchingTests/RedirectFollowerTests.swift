@@ -1,7 +1,9 @@
+import HTTPTypes
 import LinkFetching
 import LinkFetchingHTTP
 import SwitchyardTestSupport
 import Testing
+import WebLinks
 
 @Suite struct RedirectFollowerTests {
     let fetcher = LiveFetcher(policy: testPolicy())
@@ -15,22 +17,27 @@ import Testing
             }
         }
         let follower = RedirectFollower(fetcher: fetcher)
-        let resolution = try await follower.resolve(server.url("/s/abc"))
+        let resolution = try await follower.follow(Link(test: server.url("/s/abc")), deadline: .now + .seconds(30))
         await server.stop()
-        #expect(resolution.finalURL == server.url("/article?id=7"))
+        #expect(resolution.final.text == server.url("/article?id=7"))
         #expect(
-            resolution.chain == [server.url("/s/abc"), server.url("/long/intermediate"), server.url("/article?id=7")]
+            resolution.links.map(\.text) == [
+                server.url("/s/abc"), server.url("/long/intermediate"), server.url("/article?id=7"),
+            ]
         )
-        #expect(resolution.hops.count == 2)
-        #expect(resolution.status == 200)
+        #expect(resolution.last.status == 200)
         #expect(server.requests.allSatisfy { $0.method == "HEAD" })
     }
 
     @Test func remembersAFailureForAWhileInsteadOfAskingAgain() async throws {
         let server = try await Server.start { _ in .redirect(to: "gopher://elsewhere/") }
         let follower = RedirectFollower(fetcher: fetcher)
-        await #expect(throws: FetchError.self) { try await follower.resolve(server.url("/bad")) }
-        await #expect(throws: FetchError.self) { try await follower.resolve(server.url("/bad")) }
+        await #expect(throws: FetchError.self) {
+            try await follower.follow(Link(test: server.url("/bad")), deadline: .now + .seconds(30))
+        }
+        await #expect(throws: FetchError.self) {
+            try await follower.follow(Link(test: server.url("/bad")), deadline: .now + .seconds(30))
+        }
         await server.stop()
         #expect(server.requestCount == 1)
     }
@@ -41,16 +48,22 @@ import Testing
             if request.method == "HEAD" { return Response(status: status) }
             return request.path == "/short" ? .redirect(to: "/final") : .text("ok")
         }
-        let resolution = try await RedirectFollower(fetcher: fetcher).resolve(server.url("/short"))
+        let resolution = try await RedirectFollower(fetcher: fetcher).follow(
+            Link(test: server.url("/short")),
+            deadline: .now + .seconds(30)
+        )
         await server.stop()
-        #expect(resolution.finalURL == server.url("/final"))
+        #expect(resolution.final.text == server.url("/final"))
         #expect(server.requests.map(\.method) == ["HEAD", "GET", "HEAD", "GET"])
     }
 
     @Test func stopsAfterTheHopLimit() async throws {
         let server = try await Server.start { request in .redirect(to: request.path + "x") }
         let error = await fetchError { () async throws(FetchError) in
-            try await RedirectFollower(fetcher: fetcher, maxHops: 3).resolve(server.url("/x"))
+            try await RedirectFollower(fetcher: fetcher, maxHops: 3).follow(
+                Link(test: server.url("/x")),
+                deadline: .now + .seconds(30)
+            )
         }
         await server.stop()
         #expect(error?.code == .tooManyRedirects)
@@ -60,7 +73,10 @@ import Testing
     @Test func refusesNonHTTPTargets() async throws {
         let server = try await Server.start { _ in .redirect(to: "file:///etc/passwd") }
         let error = await fetchError { () async throws(FetchError) in
-            try await RedirectFollower(fetcher: fetcher).resolve(server.url("/x"))
+            try await RedirectFollower(fetcher: fetcher).follow(
+                Link(test: server.url("/x")),
+                deadline: .now + .seconds(30)
+            )
         }
         await server.stop()
         #expect(error?.code == .forbiddenScheme)
@@ -73,7 +89,10 @@ import Testing
             policy: NetworkPolicy(allowedAddresses: [.v4(127, 0, 0, 1)], allowedPorts: [80, server.port])
         )
         let error = await fetchError { () async throws(FetchError) in
-            try await RedirectFollower(fetcher: strict).resolve("http://127.0.0.1:\(server.port)/s")
+            try await RedirectFollower(fetcher: strict).follow(
+                Link(test: "http://127.0.0.1:\(server.port)/s"),
+                deadline: .now + .seconds(30)
+            )
         }
         await server.stop()
         #expect(error?.code == .blockedAddress)
@@ -85,12 +104,12 @@ import Testing
             request.path == "/s" ? .redirect(to: "/t", status: 301) : .text("t")
         }
         let follower = RedirectFollower(fetcher: fetcher, cacheCapacity: 2)
-        let first = try await follower.resolve(server.url("/s"))
-        let second = try await follower.resolve(server.url("/s"))
+        let first = try await follower.follow(Link(test: server.url("/s")), deadline: .now + .seconds(30))
+        let second = try await follower.follow(Link(test: server.url("/s")), deadline: .now + .seconds(30))
         let countAfterRepeat = server.requestCount
-        _ = try await follower.resolve(server.url("/a"))
-        _ = try await follower.resolve(server.url("/b"))
-        _ = try await follower.resolve(server.url("/s"))
+        _ = try await follower.follow(Link(test: server.url("/a")), deadline: .now + .seconds(30))
+        _ = try await follower.follow(Link(test: server.url("/b")), deadline: .now + .seconds(30))
+        _ = try await follower.follow(Link(test: server.url("/s")), deadline: .now + .seconds(30))
         await server.stop()
         #expect(first == second)
         #expect(countAfterRepeat == 2, "the repeat came from the cache")
@@ -101,10 +120,37 @@ import Testing
     @Test func expiresCachedResults() async throws {
         let server = try await Server.start { _ in .text("final") }
         let follower = RedirectFollower(fetcher: fetcher, timeToLive: .milliseconds(50))
-        _ = try await follower.resolve(server.url("/s"))
+        _ = try await follower.follow(Link(test: server.url("/s")), deadline: .now + .seconds(30))
         try await Task.sleep(for: .milliseconds(120))
-        _ = try await follower.resolve(server.url("/s"))
+        _ = try await follower.follow(Link(test: server.url("/s")), deadline: .now + .seconds(30))
         await server.stop()
         #expect(server.requestCount == 2)
+    }
+
+    @Test func stopsAtTheFirstRepeatedLink() async throws {
+        let server = try await Server.start { request in .redirect(to: request.path == "/a" ? "/b" : "/a") }
+        let error = await fetchError { () async throws(FetchError) in
+            try await RedirectFollower(fetcher: fetcher).follow(
+                Link(test: server.url("/a")),
+                deadline: .now + .seconds(30)
+            )
+        }
+        await server.stop()
+        #expect(error?.code == .redirectLoop)
+        #expect(error?.identifier == "E_REDIRECT_LOOP")
+        #expect(server.requestCount == 2, "A and B were asked once each")
+    }
+
+    @Test func oneHopDoesNotFollowTheRedirect() async throws {
+        let server = try await Server.start { request in
+            request.path == "/s" ? .redirect(to: "/t", status: 301) : .text("t", headers: [.init("X-Page", "t")])
+        }
+        let follower = RedirectFollower(fetcher: fetcher)
+        let hop = try await follower.hop(Link(test: server.url("/s")), deadline: .now + .seconds(30))
+        let last = try await follower.hop(Link(test: server.url("/t")), deadline: .now + .seconds(30))
+        await server.stop()
+        #expect(hop.status == 301 && hop.location?.text == server.url("/t") && hop.method == .head)
+        #expect(last.isRedirect == false && last.headers[HTTPField.Name("X-Page")!] == "t")
+        #expect(server.requests.map(\.path) == ["/s", "/t"])
     }
 }

@@ -75,3 +75,14 @@ extension RuleSet {
         return (unwrapped.link.text, unwrapped.steps)
     }
 }
+
+extension Link {
+    /// A link a test writes by hand; a text the parser refuses is a mistake in the test, which stops it.
+    package init(test text: String) {
+        do {
+            self = try Link(text)
+        } catch {
+            preconditionFailure("the test link \(text) does not parse: \(error)")
+        }
+    }
+}
