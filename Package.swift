@@ -87,7 +87,9 @@ let package = Package(
         ),
         .target(
             name: "AppChooser",
-            dependencies: ["LinkRules", "LinkMatching", "LinkFetching", .product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: [
+                "LinkRules", "LinkMatching", "LinkFetching", "WebLinks", .product(name: "GRDB", package: "GRDB.swift"),
+            ],
             resources: [.copy("Resources/catalog.json")]
         ),
         .target(

@@ -1,13 +1,22 @@
 import Foundation
+import WebLinks
 
 extension CatalogApp {
-    /// This app's URL for an action, by Choosy's rules: before the `?`, each `{{parameter}}` becomes the
-    /// percent-escaped value or nothing; in the query, a `key={{parameter}}` pair is kept only when its value is
-    /// not empty; an app without a format for the action falls back to its bare scheme. Parameters the format
-    /// does not mention are dropped.
+    /// This app's URL for an action, by Choosy's rules, made safe: before the `?`, each `{{parameter}}` becomes the
+    /// percent-escaped value or nothing; in the query, a `key={{parameter}}` pair is kept only when its value is not
+    /// empty, and a bare `{{parameter}}` pair (`echofon:///user_timeline?{{profile_screenname}}`) is the escaped value
+    /// alone (Choosy itself crashes there); every value is escaped so that `&`, `=` and `#` in it cannot break the
+    /// query. A format that is one placeholder (Safari's `{{url}}`) stands for a whole link: the value goes in as the
+    /// link it is, read by the one link parser, not as text with its `:` and `/` escaped. An app without a format for
+    /// the action, or whose link parameter is not a web link, falls back to its bare scheme. Parameters the format does
+    /// not mention are dropped.
     public func url(for action: String, parameters: [String: String]) -> String {
         guard let format = actions.first(where: { $0.key == action })?.urlFormat, !format.isEmpty else {
             return urlScheme
+        }
+        if let key = Self.soleParameter(of: format) {
+            guard let value = parameters[key], let link = try? Link(value) else { return urlScheme }
+            return link.requestText
         }
         let questionMark = format.firstIndex(of: "?")
         let head = questionMark.map { String(format[..<$0]) } ?? format
@@ -18,13 +27,24 @@ extension CatalogApp {
                 let text = String(pair)
                 let rendered = Self.fill(text, parameters, escape: Self.valueAllowed)
                 guard text.contains("{{") else { return rendered }
-                let value =
-                    rendered.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false).dropFirst().first
-                    ?? ""
+                guard let equals = text.firstIndex(of: "=") else {
+                    // A pair that is only a value: kept when the value is there.
+                    return rendered.isEmpty ? nil : rendered
+                }
+                let value = Self.fill(String(text[text.index(after: equals)...]), parameters, escape: Self.valueAllowed)
                 return value.isEmpty ? nil : rendered
             }
         if !pairs.isEmpty { url += "?" + pairs.joined(separator: "&") }
         return url
+    }
+
+    /// The key of a format that is exactly one `{{placeholder}}`, if it is one.
+    static func soleParameter(of format: String) -> String? {
+        let trimmed = format.trimmingCharacters(in: .whitespaces)
+        guard trimmed.hasPrefix("{{"), trimmed.hasSuffix("}}"), trimmed.count > 4 else { return nil }
+        let key = trimmed.dropFirst(2).dropLast(2)
+        guard !key.contains("{"), !key.contains("}") else { return nil }
+        return key.trimmingCharacters(in: .whitespaces)
     }
 
     /// Replaces every `{{key}}` with the escaped value (or nothing); unknown or unclosed braces are left out too,

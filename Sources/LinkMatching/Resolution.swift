@@ -78,3 +78,13 @@ public struct UnwrapStep: Sendable, Equatable, Codable {
         self.refused = refused
     }
 }
+
+extension UnwrapStep: CustomStringConvertible {
+    /// One line for people: `http-redirect HEAD 301: FROM → TO`, or `…: FROM stays (WHY)` for a refused step. The
+    /// CLI's table and `explain` print it.
+    public var description: String {
+        let what = "\(kind.rawValue) \(location.map { "\($0) " } ?? "")\(rule)"
+        guard let to else { return "\(what): \(from) stays (\(refused ?? "refused"))" }
+        return "\(what): \(from) → \(to)"
+    }
+}

@@ -23,14 +23,20 @@ public final class ScriptEngine: Sendable {
     private let elapsed: @Sendable () -> Duration
 
     /// Creates an engine. With `runaways`, a script stopped at its time limit too often is not run for a while (a
-    /// server under attack sets this; one-off tools need not). `clock` times the runaway policy's windows and
-    /// cooldowns; each run's own limit is the deadline its caller gives, on the continuous clock.
+    /// server under attack sets this; one-off tools need not). `maximumSubrequests` bounds the network requests of
+    /// one run (the next one throws `E_TOO_MANY_SUBREQUESTS` in JavaScript). `clock` times the runaway policy's
+    /// windows and cooldowns; each run's own limit is the deadline its caller gives, on the continuous clock.
     public init<C: Clock>(
         fetcher: (any LinkFetching)?,
         runaways: RunawayPolicy? = nil,
+        maximumSubrequests: Int = ScriptConfiguration.defaultMaximumSubrequests,
         clock: C = ContinuousClock()
     ) where C.Duration == Duration {
-        runner = ScriptRunner(configuration: ScriptConfiguration { OutputSafety.problem(with: $0) })
+        runner = ScriptRunner(
+            configuration: ScriptConfiguration(maximumSubrequests: maximumSubrequests) {
+                OutputSafety.problem(with: $0)
+            }
+        )
         self.fetcher = fetcher
         self.runaways = runaways
         let start = clock.now

@@ -19,6 +19,12 @@ final class RunState {
     let network: (any ScriptNetwork)?
     let deadline: ContinuousClock.Instant
     let maximumLength: Int
+    /// The most network requests the run may make.
+    let maximumSubrequests: Int
+    /// The requests the script asked for so far.
+    var subrequests = 0
+    /// Whether the script asked for more requests than it may make.
+    var exceededSubrequests = false
     var completion: CompletionValue?
     var usedNetwork = false
     var attemptedOffline = false
@@ -30,11 +36,13 @@ final class RunState {
         network: (any ScriptNetwork)?,
         deadline: ContinuousClock.Instant,
         maximumLength: Int,
+        maximumSubrequests: Int,
         willWait: @escaping () -> Void
     ) {
         self.network = network
         self.deadline = deadline
         self.maximumLength = maximumLength
+        self.maximumSubrequests = maximumSubrequests
         self.willWait = willWait
     }
 }
@@ -94,10 +102,22 @@ final class ScriptContext {
         let global = JSContextGetGlobalObject(context)
         guard let owner = ScriptContext.owner(of: global), let run = owner.run else { return JSValueMakeNull(context) }
         let url = count > 0 ? JS.describe(context, arguments?[0]) : ""
-        func fail(_ message: String) -> JSValueRef? {
+        func fail(_ message: String, code: String? = nil) -> JSValueRef? {
             var argument = JS.value(context, message)
-            exception?.pointee = JSObjectMakeError(context, 1, &argument, nil)
+            let error = JSObjectMakeError(context, 1, &argument, nil)
+            if let code { JS.setProperty(context, error, "code", JS.value(context, code)) }
+            exception?.pointee = error
             return JSValueMakeNull(context)
+        }
+        // One run makes a bounded number of requests (a loop of httpRequest calls would otherwise keep a worker and
+        // the network busy until its deadline): the next one throws, with a code the script can test.
+        run.subrequests += 1
+        guard run.subrequests <= run.maximumSubrequests else {
+            run.exceededSubrequests = true
+            return fail(
+                "httpRequest: this run has made its \(run.maximumSubrequests) requests; no more are allowed [E_TOO_MANY_SUBREQUESTS]",
+                code: "E_TOO_MANY_SUBREQUESTS"
+            )
         }
         guard let network = run.network else {
             run.attemptedOffline = true

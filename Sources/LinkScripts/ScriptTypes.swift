@@ -55,6 +55,12 @@ public struct ScriptConfiguration: Sendable {
     public var maximumWorkers: Int
     /// The longest result accepted, in characters.
     public var maximumResultLength: Int
+    /// The most network requests (`httpRequest`, `jsonRequest`, `XMLHttpRequest`) one run may make; the next one
+    /// throws a JavaScript error whose `code` is `E_TOO_MANY_SUBREQUESTS` (Cloudflare Workers' free plan allows 50;
+    /// the v5 manifest's scripts make a handful).
+    public var maximumSubrequests: Int
+    /// The default of ``maximumSubrequests``: 50.
+    public static let defaultMaximumSubrequests = 50
     /// How much the process may grow (resident memory) during one run before the script is stopped.
     public var maximumMemoryGrowth: Int
     /// Checks a result URL; returns why it is refused (the resolver passes its one output-safety policy).
@@ -67,6 +73,7 @@ public struct ScriptConfiguration: Sendable {
         workerCount: Int = max(2, ProcessInfo.processInfo.activeProcessorCount),
         maximumWorkers: Int = 16,
         maximumResultLength: Int = 8192,
+        maximumSubrequests: Int = defaultMaximumSubrequests,
         maximumMemoryGrowth: Int = 512 << 20,
         resultCheck: @escaping @Sendable (String) -> String? = { _ in nil }
     ) {
@@ -76,6 +83,7 @@ public struct ScriptConfiguration: Sendable {
         self.workerCount = max(1, workerCount)
         self.maximumWorkers = max(self.workerCount, maximumWorkers)
         self.maximumResultLength = maximumResultLength
+        self.maximumSubrequests = max(0, maximumSubrequests)
         self.maximumMemoryGrowth = maximumMemoryGrowth
     }
 }
@@ -129,6 +137,8 @@ public struct ScriptError: Error, Sendable, Equatable, CustomStringConvertible {
         case networkBlocked = "E_SSRF_BLOCKED"
         /// The process grew by more than ``ScriptConfiguration/maximumMemoryGrowth`` during the run (Linux only).
         case memory = "E_SCRIPT_MEMORY"
+        /// The script asked for more network requests than one run may make.
+        case tooManySubrequests = "E_TOO_MANY_SUBREQUESTS"
         /// Not run: the script kept running out of time and is set aside for a while (see `RunawayPolicy`).
         case quarantined = "E_SCRIPT_QUARANTINED"
     }

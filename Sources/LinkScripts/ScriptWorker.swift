@@ -129,7 +129,8 @@ final class ScriptWorker: @unchecked Sendable {
         let state = RunState(
             network: job.network,
             deadline: job.deadline,
-            maximumLength: configuration.maximumResultLength
+            maximumLength: configuration.maximumResultLength,
+            maximumSubrequests: configuration.maximumSubrequests
         ) { [self] in
             markHeld()
         }
@@ -211,6 +212,16 @@ final class ScriptWorker: @unchecked Sendable {
             }
         }
         if let reason = stopReason { return .failure(stopped(reason, rule: rule)) }
+        if state.exceededSubrequests {
+            return .failure(
+                ScriptError(
+                    code: .tooManySubrequests,
+                    rule: rule,
+                    message:
+                        "the script asked for more than \(configuration.maximumSubrequests) network requests in one run"
+                )
+            )
+        }
         if state.blocked {
             return .failure(
                 ScriptError(

@@ -1,5 +1,6 @@
 import Foundation
 import LinkResolver
+import LinkScripts
 
 /// How `switchyard serve` runs: where it listens, which rules it serves, and the bounds it enforces.
 public struct ServerConfiguration: Sendable {
@@ -23,6 +24,8 @@ public struct ServerConfiguration: Sendable {
     public var networkEnabled: Bool
     /// Whether fetches may reach loopback and private addresses (local testing only).
     public var allowPrivateAddresses: Bool
+    /// The most network requests one script run may make; the next throws `E_TOO_MANY_SUBREQUESTS` in JavaScript.
+    public var maximumScriptRequests: Int
     /// Where a manifest URL's last good copy is kept.
     public var cacheDirectory: URL
     /// Bounds per connection: open connections, header size and count, header timeout (the body limit is
@@ -41,12 +44,14 @@ public struct ServerConfiguration: Sendable {
         scriptBudget: Duration = .seconds(5),
         networkEnabled: Bool = true,
         allowPrivateAddresses: Bool = false,
+        maximumScriptRequests: Int = ScriptConfiguration.defaultMaximumSubrequests,
         cacheDirectory: URL = FileManager.default.temporaryDirectory.appendingPathComponent("switchyard-manifests")
     ) {
         self.cacheDirectory = cacheDirectory
         self.scriptBudget = scriptBudget
         self.networkEnabled = networkEnabled
         self.allowPrivateAddresses = allowPrivateAddresses
+        self.maximumScriptRequests = maximumScriptRequests
         self.host = host
         self.port = port
         self.manifest = manifest

@@ -2,6 +2,7 @@ import LinkFetching
 import LinkFetchingHTTP
 import LinkMatching
 import LinkResolver
+import LinkScripts
 
 /// The network side of a server: one fetcher with the safety policy, one script engine, one short-link cache,
 /// shared by every generation of rules.
@@ -13,11 +14,15 @@ public struct ServerNetwork: Sendable {
     /// Follows short links, with a process-wide cache.
     public let redirectFollower: RedirectFollower?
 
-    /// Creates the network side with the given fetcher (the standard policy by default).
-    public init(fetcher: (any LinkFetching)? = LiveFetcher()) {
+    /// Creates the network side with the given fetcher (the standard policy by default); one script run may make
+    /// at most `maximumScriptRequests` requests.
+    public init(
+        fetcher: (any LinkFetching)? = LiveFetcher(),
+        maximumScriptRequests: Int = ScriptConfiguration.defaultMaximumSubrequests
+    ) {
         self.fetcher = fetcher
         // A server sets runaway scripts aside: hostile links can hit a never-ending script again and again.
-        engine = ScriptEngine(fetcher: fetcher, runaways: RunawayPolicy())
+        engine = ScriptEngine(fetcher: fetcher, runaways: RunawayPolicy(), maximumSubrequests: maximumScriptRequests)
         redirectFollower = fetcher.map { RedirectFollower(fetcher: $0) }
     }
 

@@ -47,7 +47,7 @@ public struct SwitchyardServer: Sendable {
         loader = RuleSetLoader(policy: .serving, downloader: downloader)
         let loaded = try await loader.load(configuration.manifest)
         metrics = ServerMetrics()
-        network = ServerNetwork(fetcher: fetcher)
+        network = ServerNetwork(fetcher: fetcher, maximumScriptRequests: configuration.maximumScriptRequests)
         catalog = (try? AppCatalog.bundled()) ?? AppCatalog()
         store = RuleSetStore(
             network.resolver(for: loaded.rules),

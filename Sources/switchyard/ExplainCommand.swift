@@ -53,14 +53,14 @@ struct ExplainCommand: AsyncParsableCommand {
 /// The human-readable form of a traced resolution.
 enum ExplanationText {
     static func render(_ resolution: Resolution, all: Bool) -> String {
-        var lines = ["Input:     \(resolution.input)"]
+        var lines = ["Input:     \(OutputSafety.visible(resolution.input))"]
         let trace = resolution.trace ?? ResolutionTrace()
         for redirect in trace.redirects where redirect.verdict != .noMatch && redirect.verdict != .notTried {
             let outcome = redirect.result.map { "→ \($0)" } ?? redirect.reason.map { "(\($0))" } ?? ""
             lines.append("Redirect rule \(redirect.rule): \(redirect.verdict.rawValue) \(outcome)")
         }
         for step in resolution.steps where step.kind == .httpRedirect {
-            lines.append("HTTP redirect: \(step.from) → \(step.to ?? "(refused: \(step.refused ?? "")")")
+            lines.append(step.description)
         }
         lines.append("Unwrapped: \(resolution.unwrapped)")
         let candidates = trace.actions.filter { $0.verdict != .notCandidate }

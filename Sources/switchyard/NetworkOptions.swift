@@ -5,6 +5,7 @@ import LinkFetchingHTTP
 import LinkMatching
 import LinkResolver
 import LinkRules
+import LinkScripts
 
 /// The network flags shared by commands that may fetch: scripts' `httpRequest`, short-link unwrapping, headers,
 /// `--manifest https://…`. Everything goes through one `LinkFetching` built here, with one safety policy.
@@ -39,6 +40,8 @@ struct NetworkOptions: ParsableArguments {
     )
     var timeout: Double = 15
 
+    @OptionGroup var scriptRequests: ScriptRequestLimit
+
     func validate() throws {
         if record != nil && replay != nil { throw ValidationError("--record and --replay cannot be used together") }
         if offline && (online || record != nil) {
@@ -71,7 +74,16 @@ struct NetworkOptions: ParsableArguments {
     /// scripts run in an engine on the same fetcher, or are listed unrun when `runsScripts` is false.
     func resolver(for rules: RuleSet, runsScripts: Bool) -> Resolver {
         let fetcher = fetcher(onlineByDefault: true)
-        return Resolver(rules: rules, engine: runsScripts ? ScriptEngine(fetcher: fetcher) : nil, fetcher: fetcher)
+        return Resolver(rules: rules, engine: runsScripts ? scriptEngine(fetcher: fetcher) : nil, fetcher: fetcher)
+    }
+
+    /// The script engine for this network: offline by default (`test`, `minify`, `migrate`) unless told otherwise.
+    func scriptEngine(onlineByDefault: Bool = false) -> ScriptEngine {
+        scriptEngine(fetcher: fetcher(onlineByDefault: onlineByDefault))
+    }
+
+    private func scriptEngine(fetcher: (any LinkFetching)?) -> ScriptEngine {
+        ScriptEngine(fetcher: fetcher, maximumSubrequests: scriptRequests.maximum)
     }
 
     /// The request for one resolution with these options' time limit (installed apps and platform are the caller's).
@@ -93,5 +105,23 @@ struct NetworkOptions: ParsableArguments {
     /// `~/.cache/switchyard/manifests`).
     static var cacheDirectory: URL {
         UserDirectories.cache.appendingPathComponent("switchyard/manifests")
+    }
+}
+
+/// `--max-script-requests`, shared by the commands that run scripts and by `serve`.
+struct ScriptRequestLimit: ParsableArguments {
+    @Option(
+        name: .customLong("max-script-requests"),
+        help: ArgumentHelp(
+            "The most network requests one script run may make; the next throws E_TOO_MANY_SUBREQUESTS in JavaScript.",
+            valueName: "count"
+        )
+    )
+    var maximum = ScriptConfiguration.defaultMaximumSubrequests
+
+    func validate() throws {
+        guard (0...10_000).contains(maximum) else {
+            throw ValidationError("--max-script-requests must be between 0 and 10000")
+        }
     }
 }

@@ -139,11 +139,11 @@ extension Platform: ExpressibleByArgument {
 enum ResolutionTable {
     static func render(_ resolution: Resolution) -> String {
         var lines: [String] = []
-        lines.append("Input:     \(resolution.input)")
-        if resolution.unwrapped != resolution.input {
-            lines.append("Unwrapped: \(resolution.unwrapped)")
-            for step in resolution.steps { lines.append("  via \(step.kind) \(step.rule)") }
-        }
+        // The input as given may hold invisible format characters (a right-to-left override): shown encoded.
+        lines.append("Input:     \(OutputSafety.visible(resolution.input))")
+        if resolution.unwrapped != resolution.input { lines.append("Unwrapped: \(resolution.unwrapped)") }
+        // Refused steps too: a short link whose last hop failed still shows how far it got, and why it stopped.
+        for step in resolution.steps { lines.append("  \(step)") }
         if resolution.openings.isEmpty {
             lines.append("No app or browser opens this link.")
             return lines.joined(separator: "\n")

@@ -33,7 +33,7 @@ enum ManifestRewriting {
     /// Runs the original's test cases on both rule sets (scripts that need the network are skipped on both).
     static func verify(original: RuleSet, rewritten: RuleSet, network: NetworkOptions) async throws -> EquivalenceReport
     {
-        let engine = ScriptEngine(fetcher: network.fetcher(onlineByDefault: false))
+        let engine = network.scriptEngine()
         let report = await ManifestEquivalence.check(original: original, rewritten: rewritten, engine: engine)
         guard report.isEquivalent else {
             for difference in report.differences.prefix(20) { CommandOutput.current.printError("  \(difference)") }

@@ -41,6 +41,8 @@ struct ServeCommand: AsyncParsableCommand {
     @Flag(help: "Let fetches reach loopback and private addresses (local testing only).")
     var allowPrivateAddresses = false
 
+    @OptionGroup var scriptRequests: ScriptRequestLimit
+
     func run() async throws {
         guard let level = Logger.Level(rawValue: logLevel) else {
             throw CommandFailure(
@@ -59,7 +61,8 @@ struct ServeCommand: AsyncParsableCommand {
             reloadInterval: .milliseconds(Int(min(max(reloadInterval, 0.05), 86400) * 1000)),
             scriptBudget: .milliseconds(Int(min(max(scriptBudget, 0.1), 60) * 1000)),
             networkEnabled: !offline,
-            allowPrivateAddresses: allowPrivateAddresses
+            allowPrivateAddresses: allowPrivateAddresses,
+            maximumScriptRequests: scriptRequests.maximum
         )
         let server: SwitchyardServer
         do {

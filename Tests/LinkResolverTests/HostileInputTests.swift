@@ -49,11 +49,11 @@ import WebLinks
     }
 
     @Test(.enabled(if: SharedData.isAvailable, SharedData.skipReason), arguments: cases)
-    func caseGetsItsOutcome(_ testCase: Case) throws {
+    func caseGetsItsOutcome(_ testCase: Case) async throws {
         let expect = try #require(testCase.json["expect"]?.object as? [String: Any])
         let outcome = try #require(expect["outcome"] as? String)
         switch testCase.id.first {
-        case "M": try checkManifestCase(testCase, expect: expect, outcome: outcome)
+        case "M": try await checkManifestCase(testCase, expect: expect, outcome: outcome)
         case "U": try checkInputCase(testCase, expect: expect, outcome: outcome)
         default: Issue.record("unexpected case \(testCase.id)")
         }
@@ -94,7 +94,7 @@ import WebLinks
         return result
     }
 
-    func checkManifestCase(_ testCase: Case, expect: [String: Any], outcome: String) throws {
+    func checkManifestCase(_ testCase: Case, expect: [String: Any], outcome: String) async throws {
         let code = expect["code"] as? String
         switch testCase.id {
         case "M08":
@@ -197,7 +197,7 @@ import WebLinks
             }
         case "validation_error":
             let rules = RuleSet(try ManifestLoader().load(bytes))
-            let report = try runSynchronously { await RuleTestRunner(rules: rules).run() }
+            let report = await RuleTestRunner(rules: rules).run()
             let failure = try #require(report.results.first { $0.status == .failed })
             #expect(failure.location == "/actions/0/formats/0/testResults/0")
             #expect(failure.input == "https://example.com/42")
@@ -300,21 +300,5 @@ import WebLinks
                 #expect(!error.message.isEmpty)
             }
         }
-    }
-
-    /// Runs async work from a synchronous parameterised test body.
-    func runSynchronously<T: Sendable>(_ work: @escaping @Sendable () async -> T) throws -> T {
-        let box = ResultBox<T>()
-        let semaphore = DispatchSemaphore(value: 0)
-        Task {
-            box.value = await work()
-            semaphore.signal()
-        }
-        semaphore.wait()
-        return try #require(box.value)
-    }
-
-    final class ResultBox<T>: @unchecked Sendable {
-        var value: T?
     }
 }

@@ -107,6 +107,89 @@ import Testing
         #expect(resolution.openings.map(\.url) == ["app://final/done"])
     }
 
+    /// Opener's own behaviour with the real v5 rules: the chain is followed one hop at a time, and once a hop lands
+    /// on a link an action matches, no further request is made (the last URL is never fetched, so the answer does
+    /// not depend on the public internet or on what twitter.com answers today).
+    @Test(.enabled(if: SharedData.isAvailable, SharedData.skipReason))
+    func shortLinkStopsAtTheFirstHopAnActionMatches() async throws {
+        let server = try await LoopbackHTTPServer.start { request in
+            switch request.path {
+            case "/short/a": .redirect(to: "/short/b", status: 301)
+            case "/short/b": .redirect(to: "https://twitter.com/jack/status/20", status: 302)
+            default: .text("not found", status: 404)
+            }
+        }
+        defer { Task { await server.stop() } }
+        let rules = try RuleFixture.sharedRules("openerManifest-v5.json")
+        let fetcher = LiveFetcher(policy: Self.loopback)
+        let resolver = Resolver(rules: rules, engine: ScriptEngine(fetcher: nil), fetcher: fetcher)
+        let resolution = try await resolver.resolve(server.url("/short/a"), Self.noBrowsers)
+        let direct = try await Resolver(rules: rules, engine: ScriptEngine(fetcher: nil), fetcher: nil)
+            .resolve("https://twitter.com/jack/status/20", Self.noBrowsers)
+
+        #expect(resolution.unwrapped == "https://twitter.com/jack/status/20")
+        #expect(resolution.steps.map(\.kind) == [.httpRedirect, .httpRedirect])
+        #expect(resolution.steps.map(\.to) == [server.url("/short/b"), "https://twitter.com/jack/status/20"])
+        #expect(resolution.steps.allSatisfy { $0.refused == nil })
+        #expect(!direct.openings.isEmpty)
+        #expect(resolution.openings == direct.openings)
+        #expect(resolution.openings.contains { $0.app?.identifier.lowercased().contains("twitter") == true })
+        #expect(server.requests.map(\.path) == ["/short/a", "/short/b"])
+    }
+
+    @Test func aRedirectLoopStopsAfterTwoRequests() async throws {
+        let server = try await LoopbackHTTPServer.start { request in
+            switch request.path {
+            case "/loop/a": .redirect(to: "/loop/b", status: 302)
+            case "/loop/b": .redirect(to: "/loop/a", status: 302)
+            default: .text("not found", status: 404)
+            }
+        }
+        defer { Task { await server.stop() } }
+        let fetcher = LiveFetcher(policy: Self.loopback)
+        let resolver = Resolver(rules: try Self.rules(port: server.port), engine: nil, fetcher: fetcher)
+        let resolution = try await resolver.resolve(server.url("/loop/a"), Self.noBrowsers)
+
+        #expect(server.requests.map(\.path) == ["/loop/a", "/loop/b"])
+        #expect(resolution.unwrapped == server.url("/loop/b"))
+        let last = try #require(resolution.steps.last)
+        #expect(last.from == server.url("/loop/b"))
+        #expect(last.to == nil)
+        #expect(last.refused?.contains("E_REDIRECT_LOOP") == true, "\(String(describing: last.refused))")
+    }
+
+    /// A hop that fails keeps the chain so far: the last good link is resolved and the failure is a refused step.
+    @Test(arguments: [("/broken/elsewhere", "E_TRANSPORT"), ("/broken/location", "E_BAD_LOCATION")])
+    func aFailedHopKeepsTheChainSoFar(path: String, code: String) async throws {
+        let server = try await LoopbackHTTPServer.start { request in
+            switch request.path {
+            case "/broken/location": .redirect(to: "/final/kept", status: 301)
+            case "/final/kept": .redirect(to: "http://exa mple.com/", status: 302)
+            // Port 9 (discard) has no listener here: the connection is refused.
+            case "/broken/elsewhere": .redirect(to: "http://127.0.0.1:9/final/kept", status: 301)
+            default: .text("not found", status: 404)
+            }
+        }
+        defer { Task { await server.stop() } }
+        // An action only for a link the chain never reaches, so every hop is tried.
+        let rules = try RuleFixture.rules(
+            actions:
+                #"[{"title": "Kept", "regex": "^http://127\\.0\\.0\\.1:\\d+/never/(\\w+)$", "formats": [{"appId": "alpha", "format": "alpha://$1"}]}]"#
+        )
+        let fetcher = LiveFetcher(policy: Self.loopback)
+        let resolver = Resolver(rules: rules, engine: nil, fetcher: fetcher)
+        let resolution = try await resolver.resolve(server.url(path), Self.noBrowsers)
+
+        let first = try #require(resolution.steps.first)
+        #expect(first.refused == nil)
+        #expect(first.kind == .httpRedirect)
+        let failed = try #require(resolution.steps.last)
+        #expect(resolution.steps.count == 2)
+        #expect(failed.to == nil)
+        #expect(failed.refused?.contains(code) == true, "\(String(describing: failed.refused))")
+        #expect(resolution.unwrapped == first.to)
+    }
+
     @Test func headersActionMatchesOnServedHeaders() async throws {
         let server = try await Self.startServer()
         defer { Task { await server.stop() } }

@@ -75,6 +75,48 @@ struct TableNetwork: ScriptNetwork {
         #expect(result.usedNetwork)
     }
 
+    @Test(arguments: [("httpRequest", 50), ("jsonRequest", 50), ("httpRequest", 3)])
+    func oneRunMakesABoundedNumberOfSubrequests(helper: String, limit: Int) async throws {
+        let runner = ScriptRunner(configuration: ScriptConfiguration(timeLimit: .seconds(2), maximumSubrequests: limit))
+        let network = TableNetwork(pages: ["https://api.example/": "{}"])
+        // The script catches the exception the request past the limit throws and reports its code and count.
+        let source = """
+            function process(u, c) {
+                var made = 0;
+                try { for (;;) { \(helper)('https://api.example/'); made++; } }
+                catch (e) { c('app://' + made + '/' + e.code); }
+            }
+            """
+        let script = try runner.compile(source, kind: .script2, name: "/actions/0/formats/0")
+        let result = await runner.run(script, input: "https://example.com/", network: network)
+        #expect(try result.output.get() == "app://\(limit)/E_TOO_MANY_SUBREQUESTS")
+
+        // A script that lets the exception escape fails with the same code.
+        let escaping = try runner.compile(
+            "function process(u, c) { for (;;) { \(helper)('https://api.example/'); } }",
+            kind: .script2,
+            name: "/actions/0/formats/1"
+        )
+        let failed = await runner.run(escaping, input: "https://example.com/", network: network)
+        #expect(throws: ScriptError.self) { try failed.output.get() }
+        if case .failure(let error) = failed.output { #expect(error.code == .tooManySubrequests) }
+    }
+
+    @Test func theSubrequestBoundIsPerRun() async throws {
+        let runner = ScriptRunner(configuration: ScriptConfiguration(timeLimit: .seconds(2), maximumSubrequests: 2))
+        let network = TableNetwork(pages: ["https://api.example/": "{}"])
+        let script = try runner.compile(
+            "function process(u, c) { httpRequest('https://api.example/'); httpRequest('https://api.example/'); c('app://ok'); }",
+            kind: .script2,
+            name: "/actions/0/formats/0"
+        )
+        // The warm context is reused: a count that leaked into the next run would fail it.
+        for _ in 0..<3 {
+            let result = await runner.run(script, input: "https://example.com/", network: network)
+            #expect(try result.output.get() == "app://ok")
+        }
+    }
+
     @Test func offlineRunsReportThatTheScriptNeedsTheNetwork() async throws {
         let source = "function process(u, c) { try { c(httpRequest(u)); } catch (e) { c(null); } }"
         let result = try await run(source)

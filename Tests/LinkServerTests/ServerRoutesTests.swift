@@ -205,6 +205,22 @@ import Testing
                     ]
                 )
             }
+            // Values cannot break the query; a whole-link placeholder gives the link itself.
+            try await client.execute(
+                uri: "/v1/choose?type=maps&action=search&param=query%3Da%26b%3Dc%23d&installed=maps",
+                method: .get
+            ) { response in
+                let choices = try #require(try Self.json(response.body)["choices"] as? [[String: Any]])
+                #expect(choices.compactMap { $0["url"] as? String } == ["maps://?q=a%26b%3Dc%23d"])
+            }
+            try await client.execute(
+                uri:
+                    "/v1/choose?type=browser&action=browse&param=url%3Dhttps%3A%2F%2Fexample.com%2Fa%3Fq%3D1&installed=safari",
+                method: .get
+            ) { response in
+                let choices = try #require(try Self.json(response.body)["choices"] as? [[String: Any]])
+                #expect(choices.compactMap { $0["url"] as? String } == ["https://example.com/a?q=1"])
+            }
             try await client.execute(uri: "/v1/choose?type=fax&action=send", method: .get) { response in
                 #expect(response.status == .notFound)
             }

@@ -1,4 +1,5 @@
 import Foundation
+import SwitchyardTestSupport
 import Testing
 
 /// `switchyard choose` in process: the installed apps that can perform an action, and the remembered default.
@@ -41,6 +42,38 @@ import Testing
         )
         let after = try #require(try JSONSerialization.jsonObject(with: Data(reset.stdout.utf8)) as? [String: Any])
         #expect(after["showPicker"] as? Bool == true)
+    }
+
+    /// Choosy's own data (`--catalog`): Echofon's key-less query placeholder keeps its value, escaped.
+    @Test(.enabled(if: SharedData.isAvailable, SharedData.skipReason))
+    func choosysKeylessQueryPlaceholderKeepsItsValue() async throws {
+        let directory = try TemporaryDirectory()
+        let catalog = try #require(SharedData.url("choosy")).path
+        let output = await InProcessCommand.run([
+            "choose", "--catalog", catalog, "--store", directory.url.appendingPathComponent("c.sqlite").path,
+            "--type", "twitter", "--action", "show_profile", "--param", "profile_screenname=Karl&Fog",
+            "--installed", "echofon", "--json",
+        ])
+        #expect(output.status == 0, "\(output.stderr)")
+        let model = try #require(try JSONSerialization.jsonObject(with: Data(output.stdout.utf8)) as? [String: Any])
+        let choices = try #require(model["choices"] as? [[String: Any]])
+        let echofon = try #require(choices.first { $0["app"] as? String == "echofon" })
+        #expect(echofon["url"] as? String == "echofon:///user_timeline?Karl%26Fog")
+    }
+
+    /// A format that is one placeholder (Safari's `{{url}}`) gives the link itself, openable, not escaped text.
+    @Test func aWholeLinkPlaceholderGivesAnOpenableLink() async throws {
+        let directory = try TemporaryDirectory()
+        let output = await InProcessCommand.run([
+            "choose", "--store", directory.url.appendingPathComponent("c.sqlite").path, "--type", "browser",
+            "--action", "browse", "--param", "url=HTTPS://Example.COM/a b?q=1&r=2", "--installed", "safari", "--json",
+        ])
+        #expect(output.status == 0, "\(output.stderr)")
+        let model = try #require(try JSONSerialization.jsonObject(with: Data(output.stdout.utf8)) as? [String: Any])
+        let choices = try #require(model["choices"] as? [[String: Any]])
+        #expect(
+            choices.first { $0["app"] as? String == "safari" }?["url"] as? String == "https://example.com/a%20b?q=1&r=2"
+        )
     }
 
     @Test func refusesAnUnknownAppWithOneLineAndStatusTwo() async throws {

@@ -15,13 +15,15 @@ import Testing
         """
     }
 
-    /// `/short` → `/hop` → `/final/done`.
+    /// `/short` → `/hop` → `/final/done`, and `/loop` → `/loop/back` → `/loop`.
     static func startShortener() async throws -> LoopbackHTTPServer {
         try await LoopbackHTTPServer.start { request in
             switch request.path {
             case "/short": .redirect(to: "/hop", status: 301)
             case "/hop": .redirect(to: "/final/done", status: 302)
             case "/final/done": .text("final")
+            case "/loop": .redirect(to: "/loop/back", status: 302)
+            case "/loop/back": .redirect(to: "/loop", status: 302)
             default: .text("not found", status: 404)
             }
         }
@@ -67,12 +69,34 @@ import Testing
         #expect(output.stderr.isEmpty)
         let lines = output.stdout.split(separator: "\n").map(String.init)
         #expect(lines.first == "Input:     \(server.url("/short"))")
-        #expect(lines.contains("HTTP redirect: \(server.url("/short")) → \(server.url("/hop"))"))
-        #expect(lines.contains("HTTP redirect: \(server.url("/hop")) → \(server.url("/final/done"))"))
+        #expect(lines.contains("http-redirect HEAD 301: \(server.url("/short")) → \(server.url("/hop"))"))
+        #expect(lines.contains("http-redirect HEAD 302: \(server.url("/hop")) → \(server.url("/final/done"))"))
         #expect(lines.contains("Unwrapped: \(server.url("/final/done"))"))
         #expect(lines.contains("Prefilter: 1 of 1 actions are candidates"))
         #expect(lines.contains("  → app: app://final/done"))
         #expect(lines.last == "1 openings (0 browsers).")
+    }
+
+    /// A chain that stops (here a loop) is shown as far as it went, with the refused hop and its reason, by both
+    /// `explain` and `resolve`.
+    @Test(arguments: ["explain", "resolve"])
+    func aLoopingShortLinkShowsTheRefusedHop(_ command: String) async throws {
+        let server = try await Self.startShortener()
+        defer { Task { await server.stop() } }
+        let directory = try TemporaryDirectory()
+        let path = try directory.write(Self.manifest(port: server.port), named: "rules.json")
+        let output = await InProcessCommand.run([
+            command, "--manifest", path, "--allow-private-addresses", server.url("/loop"),
+        ])
+        #expect(output.status == 0, "\(output.stderr)")
+        let lines = output.stdout.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+        #expect(lines.contains("http-redirect HEAD 302: \(server.url("/loop")) → \(server.url("/loop/back"))"))
+        let refused = try #require(
+            lines.first { $0.hasPrefix("http-redirect HEAD: \(server.url("/loop/back")) stays (") }
+        )
+        #expect(refused.contains("E_REDIRECT_LOOP"))
+        #expect(lines.contains { $0.hasPrefix("Unwrapped:") && $0.hasSuffix(server.url("/loop/back")) })
+        #expect(server.requests.map(\.path) == ["/loop", "/loop/back"])
     }
 
     @Test func offlineExplainDoesNotUnwrap() async throws {

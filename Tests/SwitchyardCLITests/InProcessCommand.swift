@@ -59,7 +59,7 @@ enum CommandRunner: String, CaseIterable, Sendable, CustomTestStringConvertible 
     func run(_ arguments: [String]) async throws -> CommandOutcome {
         switch self {
         case .inProcess: await InProcessCommand.run(arguments)
-        case .binary: try SwitchyardProcess.run(arguments)
+        case .binary: try await SwitchyardProcess.run(arguments)
         }
     }
 }

@@ -8,16 +8,6 @@ import FoundationNetworking
 
 /// `switchyard serve` as a real process on 127.0.0.1, and the playground page in a real browser (Debian's chromium).
 @Suite(.serialized) struct ServeEndToEndTests {
-    /// The built `switchyard` binary beside the test bundle (`.build/<triple>/<configuration>/switchyard`).
-    static var binaryPath: URL {
-        let candidates = [
-            Bundle.main.bundleURL.appendingPathComponent("switchyard"),
-            Bundle.main.bundleURL.deletingLastPathComponent().appendingPathComponent("switchyard"),
-            SharedData.packageRoot.appendingPathComponent(".build/debug/switchyard"),
-        ]
-        return candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) } ?? candidates[2]
-    }
-
     /// A running server process and the port it chose.
     final class RunningServer {
         let process: Process
@@ -26,7 +16,7 @@ import FoundationNetworking
 
         init(arguments: [String] = []) throws {
             process = Process()
-            process.executableURL = ServeEndToEndTests.binaryPath
+            process.executableURL = SwitchyardProcess.binaryURL
             process.arguments = ["serve", "--port", "0"] + arguments
             log = Pipe()
             process.standardError = log
@@ -108,25 +98,25 @@ import FoundationNetworking
             "--user-data-dir=\(outputDirectory.path)/chromium-profile",
         ]
         // The page fills the form from ?url= and submits it, as a user would; the DOM after the fetches is checked.
-        let dom = try Self.run(browser, common + ["--dump-dom", page])
+        let dom = try await Self.run(browser, common + ["--dump-dom", page])
         #expect(dom.contains("data-state=\"done\""))
         #expect(dom.contains("twitter://status?id=20"))
         #expect(dom.components(separatedBy: "class=\"opening\"").count > 5)
-        _ = try Self.run(browser, common + ["--window-size=1100,900", "--screenshot=\(screenshot.path)", page])
+        // A right-to-left override in the link is shown as a visible marker, never applied to the text.
+        let spoof = "https://twitter.com/jack\u{202E}gnp.exe/status/20"
+        let spoofPage =
+            "http://127.0.0.1:\(server.port)/?url="
+            + (spoof.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "")
+        let spoofDOM = try await Self.run(browser, common + ["--dump-dom", spoofPage])
+        #expect(spoofDOM.contains("data-state=\"done\""))
+        #expect(spoofDOM.contains("⟦U+202E⟧"))
+        #expect(!spoofDOM.unicodeScalars.contains("\u{202E}"))
+        _ = try await Self.run(browser, common + ["--window-size=1100,900", "--screenshot=\(screenshot.path)", page])
         let attributes = try FileManager.default.attributesOfItem(atPath: screenshot.path)
         #expect((attributes[.size] as? Int ?? 0) > 10_000, "the screenshot is in test-output/playground.png")
     }
 
-    static func run(_ executable: String, _ arguments: [String]) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return String(decoding: data, as: UTF8.self)
+    static func run(_ executable: String, _ arguments: [String]) async throws -> String {
+        try await SwitchyardProcess.run(executable: URL(fileURLWithPath: executable), arguments: arguments).stdout
     }
 }

@@ -27,12 +27,22 @@ enum SwitchyardProcess {
         return candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) } ?? candidates[0]
     }
 
-    /// Runs `switchyard arguments…`; output goes to temporary files so large outputs cannot block on a full pipe.
-    static func run(_ arguments: [String], timeout: Duration = .seconds(120)) throws -> CommandOutcome {
+    /// Runs `switchyard arguments…` (see ``run(executable:arguments:timeout:)``).
+    static func run(_ arguments: [String], timeout: Duration = .seconds(120)) async throws -> CommandOutcome {
         let binary = binaryURL
         guard FileManager.default.isExecutableFile(atPath: binary.path) else {
             throw Failure(description: "the switchyard binary was not built: looked for \(binary.path)")
         }
+        return try await run(executable: binary, arguments: arguments, timeout: timeout)
+    }
+
+    /// Runs any program with no input; output goes to temporary files so large outputs cannot block on a full pipe,
+    /// and the wait sleeps the task rather than blocking a thread of the Swift concurrency pool the tests share.
+    static func run(
+        executable: URL,
+        arguments: [String],
+        timeout: Duration = .seconds(120)
+    ) async throws -> CommandOutcome {
         let directory = try TemporaryDirectory()
         let stdoutURL = directory.url.appendingPathComponent("stdout")
         let stderrURL = directory.url.appendingPathComponent("stderr")
@@ -46,7 +56,7 @@ enum SwitchyardProcess {
             try? stderr.close()
         }
         let process = Process()
-        process.executableURL = binary
+        process.executableURL = executable
         process.arguments = arguments
         process.standardOutput = stdout
         process.standardError = stderr
@@ -54,13 +64,14 @@ enum SwitchyardProcess {
         try process.run()
         let deadline = ContinuousClock.now + timeout
         while process.isRunning && ContinuousClock.now < deadline {
-            Thread.sleep(forTimeInterval: 0.02)
+            try await Task.sleep(for: .milliseconds(20))
         }
         if process.isRunning {
             process.terminate()
             process.waitUntilExit()
             throw Failure(
-                description: "switchyard \(arguments.joined(separator: " ")) did not finish within \(timeout)"
+                description:
+                    "\(executable.lastPathComponent) \(arguments.joined(separator: " ")) did not finish within \(timeout)"
             )
         }
         process.waitUntilExit()

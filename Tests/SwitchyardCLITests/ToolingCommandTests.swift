@@ -193,20 +193,15 @@ import FoundationXML
         #expect(!output.stderr.contains("["))
     }
 
-    @Test func progressLineAppearsOnATerminal() throws {
+    @Test func progressLineAppearsOnATerminal() async throws {
         // `script` runs the command on a pseudo-terminal, as a maintainer's shell would.
         let binary = SwitchyardProcess.binaryURL.path
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/script")
-        process.arguments = ["-qec", "\(binary) test", "/dev/null"]
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        let text = String(decoding: data, as: UTF8.self)
-        #expect(process.terminationStatus == 0, "\(text)")
+        let outcome = try await SwitchyardProcess.run(
+            executable: URL(fileURLWithPath: "/usr/bin/script"),
+            arguments: ["-qec", "\(binary) test", "/dev/null"]
+        )
+        let text = outcome.stdout
+        #expect(outcome.status == 0, "\(text)")
         #expect(text.contains("\r["))
         #expect(text.contains("passed  0 failed  0 skipped"))
     }

@@ -2,12 +2,17 @@
 // Switchyard playground: plain JavaScript over the JSON API; no build step.
 const $ = (selector) => document.querySelector(selector);
 
+// Invisible format characters (bidirectional controls such as U+202E, zero-width spaces) shown as ⟦U+202E⟧, so a
+// right-to-left override in a link cannot make it read as another. Every text the page shows goes through el().
+const visible = (text) =>
+  String(text).replace(/\p{Cf}/gu, (c) => `⟦U+${c.codePointAt(0).toString(16).toUpperCase().padStart(4, "0")}⟧`);
+
 function el(tag, attributes, ...children) {
   const node = document.createElement(tag);
   for (const [key, value] of Object.entries(attributes || {})) {
     if (key === "class") node.className = value; else node.setAttribute(key, value);
   }
-  for (const child of children) node.append(child instanceof Node ? child : document.createTextNode(String(child)));
+  for (const child of children) node.append(child instanceof Node ? child : document.createTextNode(visible(child)));
   return node;
 }
 
@@ -46,7 +51,7 @@ async function resolveLink(link, installed) {
     renderSteps(resolution);
     renderOpenings(resolution.openings, $("#openings"));
   } catch (failure) {
-    error.textContent = failure.message;
+    error.textContent = visible(failure.message);
     error.hidden = false;
     $("#openings").replaceChildren();
   }
@@ -96,7 +101,7 @@ async function choose(form) {
         el("div", {}, el("div", { class: "name" }, choice.name + (choice.isDefault ? " (default)" : "")), el("a", { class: "native", href: choice.url }, choice.url))));
     }
   } catch (failure) {
-    error.textContent = failure.message;
+    error.textContent = visible(failure.message);
     error.hidden = false;
   }
 }
