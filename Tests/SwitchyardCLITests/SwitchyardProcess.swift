@@ -12,17 +12,20 @@ enum SwitchyardProcess {
 
     /// The binary beside the test bundle: `swift test` puts both in `.build/<triple>/<configuration>/`, so the
     /// configuration is never hard-coded. The package-root fallbacks cover runners that move the bundle.
-    static var binaryURL: URL {
+    static var binaryURL: URL { builtProduct("switchyard") }
+
+    /// An executable the package builds (the CLI, a documentation snippet), found as ``binaryURL`` is.
+    static func builtProduct(_ name: String) -> URL {
         let bundle = Bundle.main.bundleURL
         var candidates = [
-            bundle.appendingPathComponent("switchyard"),
-            bundle.deletingLastPathComponent().appendingPathComponent("switchyard"),
+            bundle.appendingPathComponent(name),
+            bundle.deletingLastPathComponent().appendingPathComponent(name),
         ]
         if let executable = Bundle.main.executableURL {
-            candidates.append(executable.deletingLastPathComponent().appendingPathComponent("switchyard"))
+            candidates.append(executable.deletingLastPathComponent().appendingPathComponent(name))
         }
         for configuration in ["debug", "release"] {
-            candidates.append(SharedData.packageRoot.appendingPathComponent(".build/\(configuration)/switchyard"))
+            candidates.append(SharedData.packageRoot.appendingPathComponent(".build/\(configuration)/\(name)"))
         }
         return candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) } ?? candidates[0]
     }
