@@ -112,13 +112,9 @@ import Testing
     /// not depend on the public internet or on what twitter.com answers today).
     @Test(.enabled(if: SharedData.isAvailable, SharedData.skipReason))
     func shortLinkStopsAtTheFirstHopAnActionMatches() async throws {
-        let server = try await LoopbackHTTPServer.start { request in
-            switch request.path {
-            case "/short/a": .redirect(to: "/short/b", status: 301)
-            case "/short/b": .redirect(to: "https://twitter.com/jack/status/20", status: 302)
-            default: .text("not found", status: 404)
-            }
-        }
+        let server = try await LoopbackHTTPServer.redirecting([
+            "/short/a": ("/short/b", 301), "/short/b": ("https://twitter.com/jack/status/20", 302),
+        ])
         defer { Task { await server.stop() } }
         let rules = try RuleFixture.sharedRules("openerManifest-v5.json")
         let fetcher = LiveFetcher(policy: Self.loopback)
@@ -138,13 +134,9 @@ import Testing
     }
 
     @Test func aRedirectLoopStopsAfterTwoRequests() async throws {
-        let server = try await LoopbackHTTPServer.start { request in
-            switch request.path {
-            case "/loop/a": .redirect(to: "/loop/b", status: 302)
-            case "/loop/b": .redirect(to: "/loop/a", status: 302)
-            default: .text("not found", status: 404)
-            }
-        }
+        let server = try await LoopbackHTTPServer.redirecting([
+            "/loop/a": ("/loop/b", 302), "/loop/b": ("/loop/a", 302),
+        ])
         defer { Task { await server.stop() } }
         let fetcher = LiveFetcher(policy: Self.loopback)
         let resolver = Resolver(rules: try Self.rules(port: server.port), engine: nil, fetcher: fetcher)
@@ -161,15 +153,11 @@ import Testing
     /// A hop that fails keeps the chain so far: the last good link is resolved and the failure is a refused step.
     @Test(arguments: [("/broken/elsewhere", "E_TRANSPORT"), ("/broken/location", "E_BAD_LOCATION")])
     func aFailedHopKeepsTheChainSoFar(path: String, code: String) async throws {
-        let server = try await LoopbackHTTPServer.start { request in
-            switch request.path {
-            case "/broken/location": .redirect(to: "/final/kept", status: 301)
-            case "/final/kept": .redirect(to: "http://exa mple.com/", status: 302)
+        let server = try await LoopbackHTTPServer.redirecting([
+            "/broken/location": ("/final/kept", 301), "/final/kept": ("http://exa mple.com/", 302),
             // Port 9 (discard) has no listener here: the connection is refused.
-            case "/broken/elsewhere": .redirect(to: "http://127.0.0.1:9/final/kept", status: 301)
-            default: .text("not found", status: 404)
-            }
-        }
+            "/broken/elsewhere": ("http://127.0.0.1:9/final/kept", 301),
+        ])
         defer { Task { await server.stop() } }
         // An action only for a link the chain never reaches, so every hop is tried.
         let rules = try RuleFixture.rules(

@@ -127,13 +127,9 @@ import WebLinks
     /// tweet's openings with both hops in the steps, and the tweet itself is never fetched.
     @Test func aShortLinkIsUnwrappedHopByHopAndStopsAtTheFirstMatch() async throws {
         let tweet = "https://twitter.com/jack/status/20"
-        let server = try await LoopbackHTTPServer.start { request in
-            switch request.path {
-            case "/short/a": .redirect(to: "/short/b", status: 301)
-            case "/short/b": .redirect(to: tweet, status: 302)
-            default: .text("not found", status: 404)
-            }
-        }
+        let server = try await LoopbackHTTPServer.redirecting([
+            "/short/a": ("/short/b", 301), "/short/b": (tweet, 302),
+        ])
         defer { Task { await server.stop() } }
         let expected = try await Self.library(tweet).openings.map(\.url)
         let app = try await Self.application(networkEnabled: true, allowPrivateAddresses: true)
@@ -188,13 +184,7 @@ import WebLinks
     }
 
     @Test func aRedirectLoopIsARefusedStepAfterTwoRequests() async throws {
-        let server = try await LoopbackHTTPServer.start { request in
-            switch request.path {
-            case "/a": .redirect(to: "/b", status: 302)
-            case "/b": .redirect(to: "/a", status: 302)
-            default: .text("not found", status: 404)
-            }
-        }
+        let server = try await LoopbackHTTPServer.redirecting(["/a": ("/b", 302), "/b": ("/a", 302)])
         defer { Task { await server.stop() } }
         let app = try await Self.application(networkEnabled: true, allowPrivateAddresses: true)
         try await app.test(.router) { client in

@@ -129,13 +129,9 @@ import Testing
     /// the tweet's openings, both hops shown, and the tweet itself is never fetched.
     @Test func aShortLinkIsUnwrappedHopByHopAndStopsAtTheFirstMatch() async throws {
         let tweet = "https://twitter.com/jack/status/20"
-        let server = try await LoopbackHTTPServer.start { request in
-            switch request.path {
-            case "/short/a": .redirect(to: "/short/b", status: 301)
-            case "/short/b": .redirect(to: tweet, status: 302)
-            default: .text("not found", status: 404)
-            }
-        }
+        let server = try await LoopbackHTTPServer.redirecting([
+            "/short/a": ("/short/b", 301), "/short/b": (tweet, 302),
+        ])
         defer { Task { await server.stop() } }
         let direct = try Self.document(await InProcessCommand.run(["resolve", "--offline", "--json", tweet]))
         let output = await InProcessCommand.run([

@@ -47,6 +47,16 @@ public final class LoopbackHTTPServer: Sendable {
         return LoopbackHTTPServer(server: server, port: port, handler: handler)
     }
 
+    /// Starts a server whose paths redirect as `redirects` says (`"/short/a": ("/short/b", 301)`), and answer 404
+    /// otherwise: the short links and loops of the unwrapping tests.
+    public static func redirecting(_ redirects: [String: (to: String, status: Int)]) async throws -> LoopbackHTTPServer
+    {
+        try await start { request in
+            guard let redirect = redirects[request.path] else { return .text("not found", status: 404) }
+            return .redirect(to: redirect.to, status: redirect.status)
+        }
+    }
+
     private init(
         server: NIOAsyncChannel<Connection, Never>,
         port: Int,
