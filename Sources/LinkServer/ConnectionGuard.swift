@@ -1,6 +1,8 @@
+import Foundation
 import HTTPTypes
 import Hummingbird
 import HummingbirdCore
+import LinkResolver
 import NIOCore
 import NIOHTTP1
 import NIOHTTPTypes
@@ -191,13 +193,15 @@ final class ConnectionGuardHandler: ChannelDuplexHandler, RemovableChannelHandle
     private func refuse(context: ChannelHandlerContext, status: HTTPResponse.Status) {
         refusing = true
         headTimer?.cancel()
-        let body = #"{"error":{"code":"E_HTTP_\#(status.code)","message":"\#(status.reasonPhrase)"}}"#
+        // The same error document as the routes', written by the same encoder.
+        let document = ErrorDocument(error: .init(code: "E_HTTP_\(status.code)", message: status.reasonPhrase))
+        let body = (try? DocumentEncoder.document(document)) ?? Data()
         var fields = HTTPFields()
         fields[.connection] = "close"
-        fields[.contentType] = "application/json"
-        fields[.contentLength] = String(body.utf8.count)
+        fields[.contentType] = "application/json; charset=utf-8"
+        fields[.contentLength] = String(body.count)
         context.write(wrapOutboundOut(.head(HTTPResponse(status: status, headerFields: fields))), promise: nil)
-        context.write(wrapOutboundOut(.body(context.channel.allocator.buffer(string: body))), promise: nil)
+        context.write(wrapOutboundOut(.body(context.channel.allocator.buffer(bytes: body))), promise: nil)
         let channel = context.channel
         context.writeAndFlush(wrapOutboundOut(.end(nil))).whenComplete { _ in channel.close(promise: nil) }
     }

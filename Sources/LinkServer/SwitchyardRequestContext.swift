@@ -3,7 +3,7 @@ import Hummingbird
 import LinkResolver
 
 /// What every request of the service carries: Hummingbird's core storage, the upload limit, and the JSON settings
-/// for bodies in (``JSONBodyDecoder``) and documents out (`DocumentEncoder.json()`, the one setting the CLI uses).
+/// for bodies in (``JSONBodyDecoder``) and documents out (``DocumentResponseEncoder``, the CLI's encoding).
 struct SwitchyardRequestContext: RequestContext {
     var coreContext: CoreRequestContextStorage
     /// The largest body a route decodes; set per application by ``UploadLimitMiddleware`` (the context is made from
@@ -17,7 +17,7 @@ struct SwitchyardRequestContext: RequestContext {
 
     var requestDecoder: JSONBodyDecoder { JSONBodyDecoder() }
 
-    var responseEncoder: JSONEncoder { DocumentEncoder.json() }
+    var responseEncoder: DocumentResponseEncoder { DocumentResponseEncoder() }
 }
 
 /// Sets the configured upload limit on every request's context.

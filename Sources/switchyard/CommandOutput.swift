@@ -36,13 +36,13 @@ struct CommandOutput: Sendable {
 
     /// Writes `value` as one JSON document and a newline to standard output.
     func printJSON(_ value: some Encodable, pretty: Bool = true) throws(CommandFailure) {
-        writeOutput(try Self.json(value, encoder: DocumentEncoder.json(pretty: pretty)) + Data("\n".utf8))
+        writeOutput(try Self.json(value, pretty: pretty) + Data("\n".utf8))
     }
 
-    /// `value` as JSON through `encoder`, one with the documents' settings (``DocumentEncoder``).
-    static func json(_ value: some Encodable, encoder: JSONEncoder) throws(CommandFailure) -> Data {
+    /// `value` as one JSON document, with its version (``DocumentEncoder/document(_:pretty:)``).
+    static func json(_ value: some Encodable, pretty: Bool = false) throws(CommandFailure) -> Data {
         do {
-            return try encoder.encode(value)
+            return try DocumentEncoder.document(value, pretty: pretty)
         } catch {
             // Only a number JSON cannot write (NaN, infinity) gets here: a bug, reported without Foundation's text.
             throw CommandFailure(message: "error: the result cannot be written as JSON", exitCode: 1)

@@ -85,11 +85,10 @@ struct ResolveCommand: AsyncParsableCommand {
             handle = file
         }
         let output = CommandOutput.current
-        let encoder = DocumentEncoder.json()
         var buffer = Data()
         let lines = LineReader(handle).lazy.filter { !$0.trimmingCharacters(in: .whitespaces).isEmpty }
         try await resolver.resolve(each: lines, request) { result in
-            buffer.append(try CommandOutput.json(result, encoder: encoder))
+            buffer.append(try CommandOutput.json(result))
             buffer.append(0x0A)
             if buffer.count > 1 << 16 {
                 output.writeOutput(buffer)

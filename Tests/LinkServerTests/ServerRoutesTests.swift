@@ -47,6 +47,30 @@ import Testing
         }
     }
 
+    /// Every JSON answer, documents and errors alike, says which Switchyard wrote it.
+    @Test func everyDocumentCarriesTheVersion() async throws {
+        let app = try await Self.server().application()
+        let requests: [(String, HTTPRequest.Method, String?)] = [
+            ("/v1/resolve?url=https://twitter.com/jack", .get, nil),
+            ("/v1/resolve", .post, #"{"urls": ["https://twitter.com/jack", "nope"]}"#),
+            ("/v1/explain?url=https://twitter.com/jack", .get, nil),
+            ("/v1/apps", .get, nil), ("/v1/tests", .get, nil), ("/healthz", .get, nil),
+            ("/v1/choose?type=maps&action=search&param=query%3Dx", .get, nil),
+            ("/v1/xcallback/parse", .post, #"{"url": "bear://x-callback-url/create?title=a"}"#),
+            ("/v1/resolve?url=ftp://a.example/", .get, nil), ("/nope", .get, nil), ("/v1/resolve", .delete, nil),
+        ]
+        try await app.test(.router) { client in
+            for (uri, method, body) in requests {
+                try await client.execute(uri: uri, method: method, body: body.map { ByteBuffer(string: $0) }) {
+                    response in
+                    let text = String(buffer: response.body)
+                    #expect(text.hasPrefix(#"{"version":"\#(SwitchyardVersion.current)""#), "\(method) \(uri): \(text)")
+                    #expect(response.headers[.contentType]?.hasPrefix("application/json") == true)
+                }
+            }
+        }
+    }
+
     @Test func resolvesALinkWithTheDocumentedShape() async throws {
         let app = try await Self.server().application()
         try await app.test(.router) { client in
