@@ -61,8 +61,11 @@ public struct ScriptConfiguration: Sendable {
     public var maximumSubrequests: Int
     /// The default of ``maximumSubrequests``: 50.
     public static let defaultMaximumSubrequests = 50
-    /// How much the process may grow (resident memory) during one run before the script is stopped.
+    /// How much the process may grow (resident memory) during one run before the script is stopped (Linux, with
+    /// ``ScriptStopping/terminate`` only: it is read from `/proc` by the time-limit callback).
     public var maximumMemoryGrowth: Int
+    /// How a run that reaches its deadline is stopped (``ScriptStopping/platformDefault``).
+    public var stopping: ScriptStopping
     /// Checks a result URL; returns why it is refused (the resolver passes its one output-safety policy).
     public var resultCheck: @Sendable (String) -> String?
 
@@ -75,6 +78,7 @@ public struct ScriptConfiguration: Sendable {
         maximumResultLength: Int = 8192,
         maximumSubrequests: Int = defaultMaximumSubrequests,
         maximumMemoryGrowth: Int = 512 << 20,
+        stopping: ScriptStopping = .platformDefault,
         resultCheck: @escaping @Sendable (String) -> String? = { _ in nil }
     ) {
         self.resultCheck = resultCheck
@@ -85,6 +89,7 @@ public struct ScriptConfiguration: Sendable {
         self.maximumResultLength = maximumResultLength
         self.maximumSubrequests = max(0, maximumSubrequests)
         self.maximumMemoryGrowth = maximumMemoryGrowth
+        self.stopping = stopping
     }
 }
 
@@ -141,6 +146,9 @@ public struct ScriptError: Error, Sendable, Equatable, CustomStringConvertible {
         case tooManySubrequests = "E_TOO_MANY_SUBREQUESTS"
         /// Not run: the script kept running out of time and is set aside for a while (see `RunawayPolicy`).
         case quarantined = "E_SCRIPT_QUARANTINED"
+        /// Not run: as many abandoned runs as ``ScriptStopping/abandon(maximumAbandoned:)`` allows are still
+        /// running (Apple platforms, where a running script cannot be stopped with public API).
+        case exhausted = "E_SCRIPTS_EXHAUSTED"
     }
 
     /// The kind of failure.

@@ -18,18 +18,18 @@ final class ScriptWorker: @unchecked Sendable {
         let finish: @Sendable (ScriptResult) -> Void
     }
 
-    private let pool: WorkerPool
-    private let configuration: ScriptConfiguration
-    private var group: JSContextGroupRef?
+    let pool: WorkerPool
+    let configuration: ScriptConfiguration
+    var group: JSContextGroupRef?
     private var contexts: [Int: ScriptContext] = [:]
     /// Contexts dropped after a failed run since the last collection.
     private var discardedContexts = 0
-    // Read by the watchdog callback on this same thread.
-    private var deadline = ContinuousClock.now
-    private var memoryBaseline = 0
-    private var stopReason: ScriptError.Code?
-    /// Whether the current run has told the pool it is held (see ``WorkerPool/hold()``).
-    private var held = false
+    // Read by the time-limit callback on this same thread (see ScriptWorker+Linux.swift).
+    var deadline = ContinuousClock.now
+    var memoryBaseline = 0
+    var stopReason: ScriptError.Code?
+    /// The current run.
+    private var ticket: RunTicket?
 
     init(pool: WorkerPool, configuration: ScriptConfiguration) {
         self.pool = pool
@@ -47,9 +47,19 @@ final class ScriptWorker: @unchecked Sendable {
     private func loop() {
         group = JSContextGroupCreate()
         while let job = pool.nextJob() {
+            let ticket = RunTicket(job: job, pool: pool)
+            self.ticket = ticket
+            pool.monitor?.watch(ticket, pool: pool)
             let result = run(job)
-            pool.finished(wasHeld: held)
-            held = false
+            pool.monitor?.unwatch(ticket)
+            self.ticket = nil
+            guard case .finished(let wasHeld) = ticket.end() else {
+                // The monitor answered at the deadline and let this run go: the worker is no longer the pool's, and
+                // ends here with its VM.
+                pool.abandonedRunEnded()
+                break
+            }
+            pool.finished(wasHeld: wasHeld)
             job.finish(result)
         }
         contexts.removeAll()
@@ -57,40 +67,10 @@ final class ScriptWorker: @unchecked Sendable {
         group = nil
     }
 
-    /// The watchdog: JavaScriptCore calls it after each period of CPU time; it stops the script once the wall-clock
-    /// deadline has passed (or memory ran away), else re-arms itself (a callback that returns false without
-    /// re-arming never fires again).
-    private static let watchdog: JSShouldTerminateCallback = { _, pointer in
-        guard let pointer else { return true }
-        let worker = Unmanaged<ScriptWorker>.fromOpaque(pointer).takeUnretainedValue()
-        if ContinuousClock.now >= worker.deadline {
-            worker.stopReason = .timeout
-            return true
-        }
-        if ResidentMemory.current() - worker.memoryBaseline > worker.configuration.maximumMemoryGrowth {
-            worker.stopReason = .memory
-            return true
-        }
-        worker.arm()
-        worker.markHeld()
-        return false
-    }
-
     /// The run has used a watchdog period of CPU time or waits on the network: let the pool start another worker
     /// for the jobs behind it.
-    private func markHeld() {
-        guard !held else { return }
-        held = true
-        pool.hold()
-    }
-
-    private func arm() {
-        JSContextGroupSetExecutionTimeLimit(
-            group,
-            configuration.watchdogPeriod / .seconds(1),
-            Self.watchdog,
-            Unmanaged.passUnretained(self).toOpaque()
-        )
+    func markHeld() {
+        ticket?.hold()
     }
 
     private func run(_ job: Job) -> ScriptResult {
@@ -99,8 +79,11 @@ final class ScriptWorker: @unchecked Sendable {
         deadline = job.deadline
         memoryBaseline = ResidentMemory.current()
         stopReason = nil
-        arm()
-        defer { JSContextGroupClearExecutionTimeLimit(group) }
+        #if !canImport(JavaScriptCore)
+        let terminates = configuration.stopping == .terminate
+        if terminates { armTimeLimit() }
+        defer { if terminates { JSContextGroupClearExecutionTimeLimit(group) } }
+        #endif
         let rule = job.script.name
         func finish(_ output: Result<String?, ScriptError>, usedNetwork: Bool = false) -> ScriptResult {
             ScriptResult(output: output, usedNetwork: usedNetwork, duration: clock.now - start)
