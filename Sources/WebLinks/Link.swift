@@ -9,7 +9,7 @@ import Foundation
 ///   dotted address they name; IPv6 compressed; one trailing dot dropped;
 /// - the scheme's default port dropped;
 /// - in path, query and fragment, the ASCII characters the WHATWG URL Standard percent-encodes (space, `"`, `<`,
-///   `>`, `` ` ``, `{`, `}`, and `'` in the query) and every invisible format character (bidirectional controls,
+///   `>`, the backtick, `{`, `}`, and `'` in the query) and every invisible format character (bidirectional controls,
 ///   zero-width characters) percent-encoded; everything else as written, other non-ASCII letters included (the
 ///   manifests' rules and tests are written against them, as Opener's are).
 ///
