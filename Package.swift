@@ -16,7 +16,8 @@ let hummingbirdCore: Target.Dependency = .product(name: "HummingbirdCore", packa
 let hummingbirdTesting: Target.Dependency = .product(name: "HummingbirdTesting", package: "hummingbird")
 let asyncHTTPClient: Target.Dependency = .product(name: "AsyncHTTPClient", package: "async-http-client")
 let httpTypes: Target.Dependency = .product(name: "HTTPTypes", package: "swift-http-types")
-let nio: [Target.Dependency] = ["NIOCore", "NIOPosix", "NIOHTTP1"].map { .product(name: $0, package: "swift-nio") }
+let nioCore: Target.Dependency = .product(name: "NIOCore", package: "swift-nio")
+let nio: [Target.Dependency] = [nioCore] + ["NIOPosix", "NIOHTTP1"].map { .product(name: $0, package: "swift-nio") }
 
 let package = Package(
     name: "Switchyard",
@@ -119,6 +120,7 @@ let package = Package(
             dependencies: [
                 "LinkRules", "LinkMatching", "LinkResolver", "RuleTooling", "LinkFetching", "LinkFetchingHTTP",
                 "WebLinks", "LinkServer", "XCallbackURL", "AppChooser", "SwitchyardBenchmarks", argumentParser, logging,
+                nioCore,
             ]
         ),
         .target(

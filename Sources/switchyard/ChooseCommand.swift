@@ -85,6 +85,6 @@ struct ChooseCommand: AsyncParsableCommand {
 
     /// `$XDG_DATA_HOME/switchyard/choices.sqlite`, else `~/.local/share/switchyard/choices.sqlite`.
     static var defaultStorePath: String {
-        UserDirectories.data.appendingPathComponent("switchyard/choices.sqlite").path
+        UserDirectories.current.data.appendingPathComponent("switchyard/choices.sqlite").path
     }
 }

@@ -104,7 +104,7 @@ struct NetworkOptions: ParsableArguments {
     /// Where downloaded manifests are cached (`$XDG_CACHE_HOME/switchyard/manifests`, else
     /// `~/.cache/switchyard/manifests`).
     static var cacheDirectory: URL {
-        UserDirectories.cache.appendingPathComponent("switchyard/manifests")
+        UserDirectories.current.cache.appendingPathComponent("switchyard/manifests")
     }
 }
 

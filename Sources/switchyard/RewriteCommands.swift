@@ -140,8 +140,8 @@ struct MigrateCommand: AsyncParsableCommand {
     @Argument(help: "The manifest to migrate.")
     var path: String
 
-    @Option(help: ArgumentHelp("The target version: v1, v2, v3, v4 or v5.", valueName: "vN"))
-    var to: String
+    @Option(help: ArgumentHelp("The target version (5 and V5 are read as v5).", valueName: "version"))
+    var to: VersionArgument
 
     @Option(name: .shortAndLong, help: ArgumentHelp("Where to write (default: standard output).", valueName: "OUT"))
     var output: String?
@@ -155,19 +155,8 @@ struct MigrateCommand: AsyncParsableCommand {
     @OptionGroup(title: "Network (verification is offline by default)")
     var network: NetworkOptions
 
-    func validate() throws {
-        guard Self.version(to) != nil else {
-            throw ValidationError("--to must be one of v1, v2, v3, v4, v5 (got \"\(to)\")")
-        }
-    }
-
-    static func version(_ text: String) -> ManifestVersion? {
-        let digits = text.lowercased().hasPrefix("v") ? String(text.dropFirst()) : text
-        return Int(digits).flatMap(ManifestVersion.init(rawValue:))
-    }
-
     func run() async throws {
-        guard let target = Self.version(to) else { throw ValidationError("--to must be one of v1 … v5") }
+        let target = to.version
         let loaded = try ManifestRewriting.load(path)
         let console = CommandOutput.current
         let migrator = ManifestMigrator(to: target, unsupported: dropUnsupported ? .drop : .keep)
@@ -192,4 +181,22 @@ struct MigrateCommand: AsyncParsableCommand {
             console.print(text, terminator: "")
         }
     }
+}
+
+/// `migrate --to`: a manifest format version, as LinkRules lists them (`v1` … `v5`; `5` and `V5` read as `v5`).
+struct VersionArgument: ExpressibleByArgument {
+    /// The version named.
+    var version: ManifestVersion
+
+    init?(argument: String) {
+        let name = argument.lowercased().hasPrefix("v") ? argument.lowercased() : "v" + argument
+        guard let version = ManifestVersion.allCases.first(where: { $0.description == name }) else { return nil }
+        self.version = version
+    }
+
+    var defaultValueDescription: String { version.description }
+
+    static var allValueStrings: [String] { ManifestVersion.allCases.map(\.description) }
+
+    static var defaultCompletionKind: CompletionKind { .list(allValueStrings) }
 }

@@ -4,6 +4,7 @@ import LinkResolver
 import LinkRules
 import LinkServer
 import Logging
+import NIOCore
 
 /// `switchyard serve`: the HTTP API and the playground page.
 struct ServeCommand: AsyncParsableCommand {
@@ -15,22 +16,23 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "The interface to listen on.")
     var host = "127.0.0.1"
 
-    @Option(help: "The port (0: any free port; the chosen one is logged).")
+    @Option(help: "The port, 0 to 65535 (0: any free port; the chosen one is logged).")
     var port = 8080
 
     @Option(
         help: ArgumentHelp(
             "A manifest file or http(s) URL to serve instead of the bundled rules (a file reloads on change, a URL is checked every reload interval; both on SIGHUP).",
             valueName: "path|url"
-        )
+        ),
+        completion: .file(extensions: ["json"])
     )
     var manifest: String?
 
     @Option(help: "Seconds between checks of the manifest file for changes (at least 0.05).")
     var reloadInterval: Double = 5
 
-    @Option(help: "Log level: trace, debug, info, notice, warning, error, critical.")
-    var logLevel = "info"
+    @Option(help: "How much the server logs on standard error.")
+    var logLevel = LogLevel.info
 
     @Option(help: "Seconds each script of a request may run.")
     var scriptBudget: Double = 5
@@ -43,15 +45,17 @@ struct ServeCommand: AsyncParsableCommand {
 
     @OptionGroup var scriptRequests: ScriptRequestLimit
 
+    func validate() throws {
+        guard (0...65535).contains(port) else { throw ValidationError("--port must be between 0 and 65535") }
+    }
+
     func run() async throws {
-        guard let level = Logger.Level(rawValue: logLevel) else {
-            throw CommandFailure(
-                message: "error: --log-level must be one of trace, debug, info, notice, warning, error, critical"
-            )
-        }
-        LoggingSystem.bootstrap { label in
-            var handler = StreamLogHandler.standardError(label: label)
-            handler.logLevel = level
+        let output = CommandOutput.current
+        // The server's own logger, not the process-wide logging system: it writes where the command prints, at the
+        // level asked for, and a second run in the same process (a test) can choose another level.
+        let logger = Logger(label: "switchyard.server") { [logLevel] label in
+            var handler = StreamLogHandler(label: label, stream: LogStream(output: output))
+            handler.logLevel = logLevel.level
             return handler
         }
         let configuration = ServerConfiguration(
@@ -66,13 +70,60 @@ struct ServeCommand: AsyncParsableCommand {
         )
         let server: SwitchyardServer
         do {
-            server = try await SwitchyardServer(configuration: configuration)
+            server = try await SwitchyardServer(configuration: configuration, logger: logger)
         } catch {
-            for diagnostic in error.diagnostics { CommandOutput.current.printError(diagnostic.description) }
+            for diagnostic in error.diagnostics { output.printError(diagnostic.description) }
             throw CommandFailure(message: error.description)
         }
-        try await server.run { port in
-            CommandOutput.current.printError("switchyard: listening on http://\(configuration.host):\(port)/")
+        do {
+            try await server.run { port in
+                output.printError("switchyard: listening on http://\(configuration.host):\(port)/")
+            }
+        } catch {
+            guard let reason = Self.listenFailure(error) else { throw error }
+            throw CommandFailure(message: "error: cannot listen on \(host):\(port): \(reason)")
         }
+    }
+}
+
+extension ServeCommand {
+    /// Why the server could not listen, in the tool's words (never NIO's `bind(descriptor:…)` text), or nil for any
+    /// other failure.
+    static func listenFailure(_ error: any Error) -> String? {
+        if error is SocketAddressError { return "the host name does not resolve to an address" }
+        guard let error = error as? IOError else { return nil }
+        switch error.errnoCode {
+        case EADDRINUSE: return "the address is already in use"
+        case EADDRNOTAVAIL: return "the address is not one of this machine's"
+        case EACCES, EPERM: return "permission denied (ports below 1024 need privileges)"
+        default: return "the system refused it (errno \(error.errnoCode))"
+        }
+    }
+}
+
+/// `--log-level`: swift-log's levels, by the names it gives them.
+enum LogLevel: String, CaseIterable, ExpressibleByArgument {
+    case trace, debug, info, notice, warning, error, critical
+
+    /// The swift-log level.
+    var level: Logger.Level {
+        switch self {
+        case .trace: .trace
+        case .debug: .debug
+        case .info: .info
+        case .notice: .notice
+        case .warning: .warning
+        case .error: .error
+        case .critical: .critical
+        }
+    }
+}
+
+/// The server's log lines, written to the command's standard error.
+private struct LogStream: TextOutputStream, Sendable {
+    let output: CommandOutput
+
+    func write(_ string: String) {
+        output.writeError(Data(string.utf8))
     }
 }

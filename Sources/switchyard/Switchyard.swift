@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import LinkResolver
 
 /// The `switchyard` command: every subcommand is thin over a library target.
 @main
@@ -8,6 +9,7 @@ struct Switchyard: AsyncParsableCommand {
         commandName: "switchyard",
         abstract: "Send every link to the app that should open it.",
         discussion: "Rule sets use the Opener manifest format (v1–v5). With no --manifest, the bundled rules are used.",
+        version: SwitchyardVersion.current,
         subcommands: [
             ResolveCommand.self,
             TestCommand.self,
@@ -28,11 +30,23 @@ struct Switchyard: AsyncParsableCommand {
     }
 
     /// Parses and runs one command line, printing through ``CommandOutput/current``, and returns the exit status:
-    /// 0 on success; 2 with one line on standard error for bad arguments and unusable input (argument-parser's usage
-    /// errors included); 1 when checks fail; argument-parser's own status and text for help and other errors.
+    /// 0 on success; 2 for bad arguments and unusable input; 1 when checks fail; argument-parser's own status and text
+    /// for help, `--version` and other errors.
     ///
-    /// `main` and the in-process tests both come through here, so a test sees exactly what a shell would.
-    static func execute(_ arguments: [String]) async -> Int32 {
+    /// A usage error prints what argument-parser prints (the error, the usage line of the command at fault and the
+    /// hint to its help), with the tool's `error: ` style. `environment` gives the user's directories (the choices
+    /// store, the download cache), so a test can set them for one run. `main` and the in-process tests both come
+    /// through here, so a test sees exactly what a shell would.
+    static func execute(
+        _ arguments: [String],
+        environment: [String: String] = ProcessInfo.processInfo.environment
+    ) async -> Int32 {
+        await UserDirectories.$current.withValue(UserDirectories(environment: environment)) {
+            await run(arguments)
+        }
+    }
+
+    private static func run(_ arguments: [String]) async -> Int32 {
         let output = CommandOutput.current
         do {
             var command = try parseAsRoot(arguments)
@@ -47,17 +61,26 @@ struct Switchyard: AsyncParsableCommand {
             return failure.exitCode
         } catch {
             let code = exitCode(for: error)
+            let text = fullMessage(for: error)
             if code == .validationFailure {
-                output.printError("error: \(message(for: error)) (see 'switchyard help')")
-                return 2
+                output.printError(usageError(text, message: message(for: error)))
+                return CommandFailure.badInput
             }
             // As argument-parser's `exit(withError:)`: help on standard output, anything else on standard error.
-            let text = fullMessage(for: error)
             if !text.isEmpty {
                 if code.isSuccess { output.print(text) } else { output.printError(text) }
             }
             return code.rawValue
         }
+    }
+
+    /// argument-parser's text for a usage error (`Error: message`, then the usage and help lines of the command at
+    /// fault) with the tool's `error: message` first line.
+    static func usageError(_ fullMessage: String, message: String) -> String {
+        let first = "Error: \(message)"
+        let rest = fullMessage.hasPrefix(first) ? String(fullMessage.dropFirst(first.count)) : ""
+        let usage = rest.trimmingCharacters(in: .newlines)
+        return "error: \(message)" + (usage.isEmpty ? "" : "\n" + usage)
     }
 }
 
@@ -66,5 +89,8 @@ struct CommandFailure: Error {
     /// The line printed on standard error (`place: error: what failed`).
     var message: String
     /// The exit status.
-    var exitCode: Int32 = 2
+    var exitCode: Int32 = CommandFailure.badInput
+
+    /// The status for bad arguments and unusable input.
+    static let badInput: Int32 = 2
 }

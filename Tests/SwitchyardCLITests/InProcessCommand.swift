@@ -23,15 +23,22 @@ struct CommandOutcome: Sendable {
 /// shell would see. Output is captured through `CommandOutput.current`, bound for this run only, so tests run in
 /// parallel.
 enum InProcessCommand {
-    /// Runs `switchyard arguments…`; `errorIsTerminal` makes the captured standard error pass for a terminal.
-    static func run(_ arguments: [String], errorIsTerminal: Bool = false) async -> CommandOutcome {
+    /// Runs `switchyard arguments…`; `errorIsTerminal` makes the captured standard error pass for a terminal, and
+    /// `environment` (default: this process's) is the one the run reads the user's directories from.
+    static func run(
+        _ arguments: [String],
+        errorIsTerminal: Bool = false,
+        environment: [String: String] = ProcessInfo.processInfo.environment
+    ) async -> CommandOutcome {
         let capture = CapturedStreams()
         let output = CommandOutput(
             writeOutput: { data in capture.output.withLock { $0.append(data) } },
             writeError: { data in capture.error.withLock { $0.append(data) } },
             errorIsTerminal: errorIsTerminal
         )
-        let status = await CommandOutput.$current.withValue(output) { await Switchyard.execute(arguments) }
+        let status = await CommandOutput.$current.withValue(output) {
+            await Switchyard.execute(arguments, environment: environment)
+        }
         return CommandOutcome(
             status: status,
             stdout: capture.output.withLock { String(decoding: $0, as: UTF8.self) },

@@ -78,16 +78,22 @@ import Testing
         }
     }
 
-    /// The smoke test of the built binary: `main` maps argument-parser's usage errors to status 2 and one line.
+    /// The smoke test of the built binary: `main` maps argument-parser's usage errors to status 2, an `error: ` line
+    /// and the usage line of the command at fault.
     @Test(
-        arguments: [["resolve", "--bogus", "https://x.example/"], ["test", "--no-such-flag"], ["frobnicate"]],
+        arguments: [
+            (["resolve", "--bogus", "https://x.example/"], "Usage: switchyard resolve "),
+            (["test", "--no-such-flag"], "Usage: switchyard test "),
+            (["frobnicate"], "Usage: switchyard <subcommand>"),
+        ],
         CommandRunner.allCases
     )
-    func rejectsUnknownOptionsWithStatusTwo(_ arguments: [String], runner: CommandRunner) async throws {
-        let output = try await runner.run(arguments)
+    func rejectsUnknownOptionsWithStatusTwo(_ usage: ([String], String), runner: CommandRunner) async throws {
+        let output = try await runner.run(usage.0)
         #expect(output.status == 2)
         #expect(output.stdout.isEmpty)
-        #expect(output.stderrLines.count == 1, "\(output.stderr)")
-        #expect(output.stderr.hasPrefix("error: "))
+        #expect(output.stderr.hasPrefix("error: "), "\(output.stderr)")
+        #expect(output.stderrLines.count == 3, "\(output.stderr)")
+        #expect(output.stderrLines.dropFirst().first?.hasPrefix(usage.1) == true, "\(output.stderr)")
     }
 }

@@ -1,0 +1,140 @@
+import ArgumentParser
+import Foundation
+import LinkResolver
+import LinkRules
+import SwitchyardTestSupport
+import Testing
+
+@testable import switchyard
+
+/// The edges of the command line: `--version`, usage errors with their usage line, values read as enums that list
+/// the valid ones, and `serve`'s port.
+@Suite struct ArgumentEdgesTests {
+    @Test(arguments: CommandRunner.allCases)
+    func printsTheVersion(_ runner: CommandRunner) async throws {
+        let output = try await runner.run(["--version"])
+        #expect(output.status == 0, "\(output.stderr)")
+        #expect(output.stdout == SwitchyardVersion.current + "\n")
+        #expect(output.stderr.isEmpty)
+    }
+
+    /// A usage error: the tool's `error: ` line first, then argument-parser's usage line of the command at fault.
+    struct UsageCase: Sendable, CustomTestStringConvertible {
+        var arguments: [String]
+        var error: String
+        var usage: String
+        var testDescription: String { arguments.joined(separator: " ") }
+    }
+
+    static let usageCases: [UsageCase] = [
+        UsageCase(
+            arguments: ["serve", "--port", "99999"],
+            error: "error: --port must be between 0 and 65535",
+            usage: "Usage: switchyard serve "
+        ),
+        UsageCase(
+            arguments: ["serve", "--port=-1"],
+            error: "error: --port must be between 0 and 65535",
+            usage: "Usage: switchyard serve "
+        ),
+        UsageCase(
+            arguments: ["resolve", "--bogus", "https://x.example/"],
+            error: "error: Unknown option '--bogus'",
+            usage: "Usage: switchyard resolve "
+        ),
+        UsageCase(
+            arguments: ["migrate", "m.json"],
+            error: "error: Missing expected argument '--to <version>'",
+            usage: "Usage: switchyard migrate "
+        ),
+    ]
+
+    @Test(arguments: usageCases)
+    func usageErrorsShowTheUsageLine(_ usage: UsageCase) async {
+        let output = await InProcessCommand.run(usage.arguments)
+        #expect(output.status == 2)
+        #expect(output.stdout.isEmpty)
+        #expect(output.stderrLines.first == usage.error, "\(output.stderr)")
+        #expect(output.stderrLines.contains { $0.hasPrefix(usage.usage) }, "\(output.stderr)")
+        #expect(!output.stderr.contains("Error: "))
+    }
+
+    /// `--log-level` and `migrate --to` are enums: a bad value lists every valid one.
+    @Test(arguments: [
+        (["serve", "--log-level", "loud"], ["trace", "debug", "info", "notice", "warning", "error", "critical"]),
+        (["migrate", "m.json", "--to", "v9"], ["'v1'", "'v2'", "'v3'", "'v4'", "'v5'"]),
+    ])
+    func badEnumValuesListTheValidOnes(_ arguments: [String], valid: [String]) async {
+        let output = await InProcessCommand.run(arguments)
+        #expect(output.status == 2)
+        #expect(output.stderrLines.first?.hasPrefix("error: The value '\(arguments.last!)' is invalid") == true)
+        for value in valid { #expect(output.stderr.contains(value), "\(value) missing from \(output.stderr)") }
+    }
+
+    @Test(arguments: [("v5", ManifestVersion.v5), ("5", .v5), ("V2", .v2), ("v1", .v1)])
+    func migrateReadsTheTargetVersion(_ text: String, version: ManifestVersion) throws {
+        let command = try #require(try Switchyard.parseAsRoot(["migrate", "m.json", "--to", text]) as? MigrateCommand)
+        #expect(command.to.version == version)
+    }
+
+    @Test(arguments: LogLevel.allCases)
+    func logLevelsAreSwiftLogsLevels(_ level: LogLevel) throws {
+        let command = try #require(
+            try Switchyard.parseAsRoot(["serve", "--log-level", level.rawValue]) as? ServeCommand
+        )
+        #expect(command.logLevel == level)
+        #expect(String(describing: command.logLevel.level) == level.rawValue)
+    }
+
+    /// A port another server holds: one line naming the address, status 2, none of NIO's text.
+    @Test func aPortInUseIsOneLineNamingTheAddress() async throws {
+        let holder = try await LoopbackHTTPServer.start { _ in .text("busy") }
+        defer { Task { await holder.stop() } }
+        let output = await InProcessCommand.run([
+            "serve", "--host", "127.0.0.1", "--port", String(holder.port), "--log-level", "critical",
+        ])
+        #expect(output.status == 2)
+        #expect(
+            output.stderrLines == ["error: cannot listen on 127.0.0.1:\(holder.port): the address is already in use"],
+            "\(output.stderr)"
+        )
+    }
+}
+
+/// The choices store and the download cache follow the XDG base directories of the run's environment.
+@Suite struct UserDirectoriesTests {
+    @Test func theChoicesStoreHonoursXDGDataHome() async throws {
+        let directory = try TemporaryDirectory()
+        let data = directory.url.appendingPathComponent("data")
+        let output = await InProcessCommand.run(
+            ["choose", "--type", "maps", "--set-default", "waze"],
+            environment: ["XDG_DATA_HOME": data.path, "HOME": directory.url.appendingPathComponent("home").path]
+        )
+        #expect(output.status == 0, "\(output.stderr)")
+        #expect(FileManager.default.fileExists(atPath: data.appendingPathComponent("switchyard/choices.sqlite").path))
+        #expect(!FileManager.default.fileExists(atPath: directory.url.appendingPathComponent("home").path))
+    }
+
+    /// Unset, empty or relative (which the specification says to ignore): `$HOME/.local/share`.
+    @Test(arguments: [nil, "", "relative/data"])
+    func theChoicesStoreFallsBackToHome(_ dataHome: String?) async throws {
+        let directory = try TemporaryDirectory()
+        var environment = ["HOME": directory.url.path]
+        environment["XDG_DATA_HOME"] = dataHome
+        let output = await InProcessCommand.run(
+            ["choose", "--type", "maps", "--set-default", "waze"],
+            environment: environment
+        )
+        #expect(output.status == 0, "\(output.stderr)")
+        let store = directory.url.appendingPathComponent(".local/share/switchyard/choices.sqlite")
+        #expect(FileManager.default.fileExists(atPath: store.path))
+    }
+
+    @Test func theCacheHonoursXDGCacheHomeThenHome() {
+        let withCache = UserDirectories(environment: ["XDG_CACHE_HOME": "/c", "HOME": "/h"])
+        #expect(withCache.cache.path == "/c")
+        let withHome = UserDirectories(environment: ["HOME": "/h"])
+        #expect(withHome.cache.path == "/h/.cache")
+        #expect(withHome.data.path == "/h/.local/share")
+    }
+}
