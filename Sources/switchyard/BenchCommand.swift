@@ -18,7 +18,8 @@ struct BenchCommand: AsyncParsableCommand {
         help: ArgumentHelp(
             "A file with one link per line (default: the manifest's test inputs plus generated links).",
             valueName: "file"
-        )
+        ),
+        completion: .file()
     )
     var corpus: String?
 

@@ -25,9 +25,13 @@ struct ChooseCommand: AsyncParsableCommand {
         help: ArgumentHelp(
             "A Choosy data folder (systemAppTypes.json, app-data/*.json) merged over the bundled catalog.",
             valueName: "dir"
-        )
+        ),
+        completion: .directory
     ) var catalog: String?
-    @Option(help: ArgumentHelp("The SQLite file that remembers default apps.", valueName: "file")) var store: String?
+    @Option(
+        help: ArgumentHelp("The SQLite file that remembers default apps.", valueName: "file"),
+        completion: .file(extensions: ["sqlite"])
+    ) var store: String?
     @Option(help: ArgumentHelp("Remember this app as the default for the type.", valueName: "app")) var setDefault:
         String?
     @Flag(help: "Forget the default for the type (the picker shows again).") var reset = false

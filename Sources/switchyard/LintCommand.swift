@@ -15,7 +15,7 @@ struct LintCommand: ParsableCommand {
             "Each line is file:line:column: severity: message [CODE at /json/pointer]. Exits 1 when there are errors, 0 otherwise."
     )
 
-    @Argument(help: "The manifest to lint (default: the bundled rules).")
+    @Argument(help: "The manifest to lint (default: the bundled rules).", completion: .file(extensions: ["json"]))
     var path: String?
 
     @Flag(help: "Print one JSON object: {file, errorCount, warningCount, diagnostics: [...]}.")

@@ -12,7 +12,8 @@ struct ManifestOptions: ParsableArguments {
         help: ArgumentHelp(
             "An Opener-format manifest (v1–v5) to use instead of the bundled rules: a file, or an http(s) URL (downloaded through the network policy and cached).",
             valueName: "path|url"
-        )
+        ),
+        completion: .file(extensions: ["json"])
     )
     var manifest: String?
 

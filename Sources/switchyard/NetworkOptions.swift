@@ -17,7 +17,11 @@ struct NetworkOptions: ParsableArguments {
     var online = false
 
     @Option(
-        help: ArgumentHelp("Record every HTTP response into this fixtures folder (implies --online).", valueName: "dir")
+        help: ArgumentHelp(
+            "Record every HTTP response into this fixtures folder (implies --online).",
+            valueName: "dir"
+        ),
+        completion: .directory
     )
     var record: String?
 
@@ -25,7 +29,8 @@ struct NetworkOptions: ParsableArguments {
         help: ArgumentHelp(
             "Answer every HTTP request from this fixtures folder; never touch the network.",
             valueName: "dir"
-        )
+        ),
+        completion: .directory
     )
     var replay: String?
 

@@ -19,7 +19,8 @@ struct ResolveCommand: AsyncParsableCommand {
         help: ArgumentHelp(
             "Resolve many links: one per line from a file, or - for standard input; prints one JSON object per line.",
             valueName: "file"
-        )
+        ),
+        completion: .file()
     )
     var batch: String?
 

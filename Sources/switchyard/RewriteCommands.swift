@@ -57,12 +57,13 @@ struct MinifyCommand: AsyncParsableCommand {
             """
     )
 
-    @Argument(help: "The manifest to minify.")
+    @Argument(help: "The manifest to minify.", completion: .file(extensions: ["json"]))
     var path: String
 
     @Option(
         name: .shortAndLong,
-        help: ArgumentHelp("Where to write (default: PATH with -minified.json).", valueName: "OUT")
+        help: ArgumentHelp("Where to write (default: PATH with -minified.json).", valueName: "OUT"),
+        completion: .file(extensions: ["json"])
     )
     var output: String?
 
@@ -137,13 +138,17 @@ struct MigrateCommand: AsyncParsableCommand {
             """
     )
 
-    @Argument(help: "The manifest to migrate.")
+    @Argument(help: "The manifest to migrate.", completion: .file(extensions: ["json"]))
     var path: String
 
     @Option(help: ArgumentHelp("The target version (5 and V5 are read as v5).", valueName: "version"))
     var to: VersionArgument
 
-    @Option(name: .shortAndLong, help: ArgumentHelp("Where to write (default: standard output).", valueName: "OUT"))
+    @Option(
+        name: .shortAndLong,
+        help: ArgumentHelp("Where to write (default: standard output).", valueName: "OUT"),
+        completion: .file(extensions: ["json"])
+    )
     var output: String?
 
     @Flag(help: "Remove what the target version's clients cannot read instead of keeping it.")

@@ -12,7 +12,7 @@ struct TestCommand: AsyncParsableCommand {
         abstract: "Run a manifest's embedded tests: formats, scripts, browsers and redirects."
     )
 
-    @Argument(help: "The manifest to test (default: the bundled rules).")
+    @Argument(help: "The manifest to test (default: the bundled rules).", completion: .file(extensions: ["json"]))
     var path: String?
 
     @Flag(help: "Print one JSON object with totals and every result.")
@@ -26,11 +26,15 @@ struct TestCommand: AsyncParsableCommand {
         help: ArgumentHelp(
             "Run the test cases embedded in this manifest against PATH's rules (e.g. the original of a minified file).",
             valueName: "MANIFEST"
-        )
+        ),
+        completion: .file(extensions: ["json"])
     )
     var casesPath: String?
 
-    @Option(help: ArgumentHelp("Also write the results as JUnit XML to this file.", valueName: "FILE"))
+    @Option(
+        help: ArgumentHelp("Also write the results as JUnit XML to this file.", valueName: "FILE"),
+        completion: .file(extensions: ["xml"])
+    )
     var junit: String?
 
     @Flag(inversion: .prefixedNo, help: "Show a live progress line on standard error when it is a terminal.")
