@@ -11,11 +11,19 @@ typedef uint16_t UChar;
 typedef int8_t UBool;
 typedef int32_t UErrorCode;  // U_ZERO_ERROR is 0; failures are > 0, warnings < 0.
 
+/// Where ICU found a pattern's error (uparseerr.h): `offset` in UTF-16 units from the start of the pattern.
+typedef struct UParseError {
+    int32_t line;
+    int32_t offset;
+    UChar preContext[16];
+    UChar postContext[16];
+} UParseError;
+
 /// Called every few thousand steps of a match; returning 0 stops it with U_REGEX_STOPPED_BY_CALLER.
 typedef UBool URegexMatchCallback(const void *context, int32_t steps);
 
 URegularExpression *swift_uregex_open(const UChar *pattern, int32_t patternLength, uint32_t flags,
-                                      void *parseError, UErrorCode *status);
+                                      UParseError *parseError, UErrorCode *status);
 URegularExpression *swift_uregex_clone(const URegularExpression *regexp, UErrorCode *status);
 void swift_uregex_close(URegularExpression *regexp);
 int32_t swift_uregex_groupCount(URegularExpression *regexp, UErrorCode *status);

@@ -37,7 +37,7 @@ public struct CompiledRegex: @unchecked Sendable {
         do {
             compiled = try NSRegularExpression(pattern: pattern, options: [])
         } catch {
-            throw RegexCompileError(pattern: pattern, reason: Self.describe(error))
+            throw RegexCompileError(pattern: pattern, reason: Self.describe(pattern))
         }
         groupCount = compiled.numberOfCaptureGroups
         #if canImport(CICU)
@@ -47,10 +47,13 @@ public struct CompiledRegex: @unchecked Sendable {
         #endif
     }
 
-    private static func describe(_ error: any Error) -> String {
-        let nsError = error as NSError
-        if let reason = nsError.userInfo["NSInvalidValue"] as? String { return "invalid pattern \(reason)" }
-        return "ICU rejected the pattern (\(nsError.domain) \(nsError.code))"
+    /// ICU's reason where its C API is at hand (Linux); `NSRegularExpression`'s error carries only the pattern, so
+    /// elsewhere the reason is unknown (never Foundation's error domain and number).
+    private static func describe(_ pattern: String) -> String {
+        #if canImport(CICU)
+        if let reason = ICUPattern.compileError(pattern) { return reason }
+        #endif
+        return "ICU gives no reason"
     }
 
     /// The first match anywhere in `input`, if any.

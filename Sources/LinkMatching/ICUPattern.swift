@@ -21,7 +21,22 @@ final class ICUPattern: @unchecked Sendable {
     private var idle: [OpaquePointer] = []
     private let lock = NSLock()
 
-    /// Compiles `pattern`; nil when ICU refuses it (the caller then reports Foundation's error).
+    /// Why ICU refuses `pattern`, in words, with ICU's error name and where in the pattern; nil when it compiles.
+    static func compileError(_ pattern: String) -> String? {
+        let units = Array(pattern.utf16)
+        var status: UErrorCode = 0
+        var place = UParseError()
+        let compiled = units.withUnsafeBufferPointer {
+            swift_uregex_open($0.baseAddress, Int32($0.count), 0, &place, &status)
+        }
+        if let compiled { swift_uregex_close(compiled) }
+        guard status > 0 else { return nil }
+        let (name, words) = ICURegexError.describe(status)
+        let offset = place.offset >= 0 ? " at offset \(place.offset)" : ""
+        return "\(words)\(offset) (\(name))"
+    }
+
+    /// Compiles `pattern`; nil when ICU refuses it (``compileError(_:)`` says why).
     init?(_ pattern: String) {
         let units = Array(pattern.utf16)
         guard !units.isEmpty, units.count < Int(Int32.max) else { return nil }

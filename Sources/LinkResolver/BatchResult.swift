@@ -32,13 +32,16 @@ extension Resolver {
         _ body: (BatchResult) async throws -> Void
     ) async rethrows {
         for input in inputs {
-            let result: BatchResult
-            do {
-                result = .resolved(try await resolve(input, request))
-            } catch {
-                result = .refused(input: input, error: error)
-            }
-            try await body(result)
+            try await body(await batchResult(for: input, request))
+        }
+    }
+
+    /// One input's batch result: its resolution, or why it was refused.
+    public func batchResult(for input: String, _ request: ResolveRequest = ResolveRequest()) async -> BatchResult {
+        do {
+            return .resolved(try await resolve(input, request))
+        } catch {
+            return .refused(input: input, error: error)
         }
     }
 }

@@ -33,17 +33,6 @@ public enum ManifestSource: Sendable, Equatable, CustomStringConvertible {
     }
 }
 
-extension ManifestSource {
-    /// The file at `path`, checked before it is read: what every command and the server say about a path that is not
-    /// a readable manifest file.
-    public static func readableFile(_ path: String) throws(RuleSetLoadError) -> URL {
-        guard FileManager.default.isReadableFile(atPath: path) else {
-            throw RuleSetLoadError(source: path, message: "no readable file at this path")
-        }
-        return URL(fileURLWithPath: path)
-    }
-}
-
 /// What a front end accepts as rules, said explicitly: a tool may use the rest of a manifest whose entries have
 /// errors when asked to, while a server refuses any manifest with such entries or with failing tests, so that a bad
 /// edit never replaces good rules.
@@ -110,6 +99,19 @@ public struct RuleSetLoadError: Error, Sendable, Equatable, CustomStringConverti
     }
 }
 
+extension Diagnostic {
+    /// The diagnostic as said when the whole manifest is refused: without the clause that ends a compiler's message
+    /// with the entry's fate (`; this entry is ignored …`), which is what a rule set compiled leniently does with the
+    /// entry, not what happens to a refused manifest.
+    var refused: Diagnostic {
+        var copy = self
+        for fate in ["; this rule is ignored", "; this entry is ignored", "; this format is ignored"] {
+            if let range = copy.message.range(of: fate) { copy.message.removeSubrange(range.lowerBound...) }
+        }
+        return copy
+    }
+}
+
 /// Loads rules from a ``ManifestSource`` under an ``AcceptancePolicy``: the one loader the CLI and the server share.
 public struct RuleSetLoader: Sendable {
     /// What is accepted.
@@ -140,7 +142,7 @@ public struct RuleSetLoader: Sendable {
             case .bundled:
                 loaded = try RuleSet.bundledManifest()
             case .file(let path):
-                loaded = try ManifestLoader(limits: limits).load(contentsOf: try ManifestSource.readableFile(path))
+                loaded = try ManifestLoader(limits: limits).load(contentsOf: URL(fileURLWithPath: path))
             case .url(let url):
                 guard let downloader else {
                     throw RuleSetLoadError(
@@ -173,8 +175,8 @@ public struct RuleSetLoader: Sendable {
             throw RuleSetLoadError(
                 source: rules.file ?? name,
                 message:
-                    "\(errors.count) \(errors.count == 1 ? "entry has an error" : "entries have errors"); fix them, or use the rest of the rules leniently",
-                diagnostics: errors
+                    "the manifest is refused, so none of its rules are used: \(errors.count) \(errors.count == 1 ? "entry has an error" : "entries have errors")",
+                diagnostics: errors.map(\.refused)
             )
         }
         var report: RuleTestReport?

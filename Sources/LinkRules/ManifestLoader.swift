@@ -14,34 +14,22 @@ public struct ManifestLoader: Sendable {
         self.limits = limits
     }
 
-    /// Loads a manifest from a file.
+    /// Loads a manifest from a file, read through ``UserFile`` (a file that cannot be read is `E_READ` with the
+    /// reason in a few words, one larger than the limit `E_TOO_LARGE`).
     public func load(contentsOf url: URL) throws(ManifestError) -> LoadedManifest {
         let name = url.isFileURL ? url.path : url.absoluteString
         let data: Data
         do {
-            var isDirectory: ObjCBool = false
-            let exists = FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory)
-            guard exists else { throw ManifestError(code: .unreadable, message: "no file at this path", file: name) }
-            guard !isDirectory.boolValue else {
-                throw ManifestError(code: .unreadable, message: "this is a directory, not a manifest file", file: name)
-            }
-            guard FileManager.default.isReadableFile(atPath: url.path) else {
-                throw ManifestError(code: .unreadable, message: "no permission to read the file", file: name)
-            }
-            let attributes = try? FileManager.default.attributesOfItem(atPath: url.path)
-            if let size = attributes?[.size] as? Int, size > limits.maximumBytes {
+            data = try UserFile.read(url.path, maximumBytes: limits.maximumBytes)
+        } catch {
+            if case .tooLarge = error.reason {
                 throw ManifestError(
                     code: .tooLarge,
-                    message: "the file has \(size) bytes, more than the limit of \(limits.maximumBytes)",
+                    message: "the file has more bytes than the limit of \(limits.maximumBytes)",
                     file: name
                 )
             }
-            data = try Data(contentsOf: url)
-        } catch let error as ManifestError {
-            throw error
-        } catch {
-            // Foundation's text for a read failure names its error domain, not the problem: say what is known.
-            throw ManifestError(code: .unreadable, message: "the file could not be read", file: name)
+            throw ManifestError(code: .unreadable, message: error.sentence("manifest"), file: name)
         }
         return try load(Array(data), file: name)
     }

@@ -36,6 +36,11 @@ public struct LinkError: Error, Sendable, Equatable, CustomStringConvertible, Co
         self.message = message
     }
 
+    /// A text of `byteCount` bytes, more than `limit`: the parser's refusal, and a batch's for a line too long to keep.
+    public static func tooLong(byteCount: Int, limit: Int) -> LinkError {
+        LinkError(code: .tooLong, message: "the link has \(byteCount) bytes, more than the limit of \(limit)")
+    }
+
     /// `message [code]`.
     public var description: String { "\(message) [\(code.rawValue)]" }
 

@@ -24,10 +24,7 @@ struct LinkParser {
         let link = raw.trimmingCharacters(in: CharacterSet(charactersIn: " \t\n\r\u{0C}"))
         guard !link.isEmpty else { throw LinkError(code: .empty, message: "the link is empty") }
         guard link.utf8.count <= maximumLength else {
-            throw LinkError(
-                code: .tooLong,
-                message: "the link has \(link.utf8.count) bytes, more than the limit of \(maximumLength)"
-            )
+            throw LinkError.tooLong(byteCount: link.utf8.count, limit: maximumLength)
         }
         if let problem = Self.firstForbiddenScalar(in: link) {
             throw LinkError(code: .controlCharacter, message: "the link \(problem)")

@@ -40,8 +40,11 @@ struct BenchCommand: AsyncParsableCommand {
         let rules = try await manifestOptions.loadRules(network: nil)
         let links: [String]
         if let corpus {
-            guard let text = try? String(contentsOfFile: corpus, encoding: .utf8) else {
-                throw CommandFailure(message: "\(corpus): error: cannot read the corpus file")
+            let text: String
+            do {
+                text = String(decoding: try UserFile.read(corpus), as: UTF8.self)
+            } catch {
+                throw CommandFailure(error, what: "corpus")
             }
             links = text.split(whereSeparator: \.isNewline).map(String.init).filter { !$0.isEmpty }
         } else {

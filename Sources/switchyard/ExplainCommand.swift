@@ -34,7 +34,7 @@ struct ExplainCommand: AsyncParsableCommand {
 
     func run() async throws {
         let rules = try await manifestOptions.loadRules(network: network)
-        let resolver = network.resolver(for: rules, runsScripts: !noScripts)
+        let resolver = try network.resolver(for: rules, runsScripts: !noScripts)
         let resolution: Resolution
         do {
             resolution = try await resolver.resolve(url, network.request(runsScripts: !noScripts, trace: true))

@@ -27,7 +27,14 @@ struct LintCommand: ParsableCommand {
     func run() throws {
         let report: LintReport
         if let path {
-            report = RuleLinter().lint(contentsOf: try ManifestOptions.requireReadableFile(path))
+            // A file that cannot be read is unusable input (status 2), like everywhere else; what is in it is linted.
+            let bytes: Data
+            do {
+                bytes = try UserFile.read(path, maximumBytes: ManifestLimits().maximumBytes)
+            } catch {
+                throw CommandFailure(error, what: "manifest")
+            }
+            report = RuleLinter().lint(Array(bytes), file: path)
         } else {
             report = RuleLinter().lint(try RuleSet.bundledManifest())
         }

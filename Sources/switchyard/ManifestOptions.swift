@@ -36,7 +36,7 @@ struct ManifestOptions: ParsableArguments {
         lenient: Bool,
         network: NetworkOptions?
     ) async throws(CommandFailure) -> RuleSet {
-        let downloader = network?.fetcher(onlineByDefault: true).map {
+        let downloader = try network?.fetcher(onlineByDefault: true).map {
             CachedDownloader(fetcher: $0, directory: NetworkOptions.cacheDirectory)
         }
         let loader = RuleSetLoader(policy: .tool(lenient: lenient), downloader: downloader)
@@ -51,16 +51,6 @@ struct ManifestOptions: ParsableArguments {
             for diagnostic in error.diagnostics { CommandOutput.current.printError(diagnostic.description) }
             let hint = error.diagnostics.isEmpty ? "" : " (--lenient uses the rest of the rules)"
             throw CommandFailure(message: error.description + hint)
-        }
-    }
-
-    /// Stops the command with status 2 when `path` is not a readable file, in the words the shared loader uses for
-    /// `--manifest` (for `lint`, `minify` and `migrate`, which read the file themselves).
-    static func requireReadableFile(_ path: String) throws(CommandFailure) -> URL {
-        do {
-            return try ManifestSource.readableFile(path)
-        } catch {
-            throw CommandFailure(message: error.description)
         }
     }
 }

@@ -64,9 +64,16 @@ struct NetworkOptions: ParsableArguments {
     var timeLimit: Duration { .milliseconds(Int(timeout * 1000)) }
 
     /// The fetcher to use, or nil when the command runs offline. `onlineByDefault`: resolve goes online unless told
-    /// otherwise; test stays offline unless told otherwise.
-    func fetcher(onlineByDefault: Bool) -> (any LinkFetching)? {
-        if let replay { return ReplayingFetcher(directory: URL(fileURLWithPath: replay)) }
+    /// otherwise; test stays offline unless told otherwise. A `--replay` folder that cannot be read stops the command.
+    func fetcher(onlineByDefault: Bool) throws(CommandFailure) -> (any LinkFetching)? {
+        if let replay {
+            do {
+                try UserFile.requireDirectory(replay)
+            } catch {
+                throw CommandFailure(error, what: "fixtures folder")
+            }
+            return ReplayingFetcher(directory: URL(fileURLWithPath: replay))
+        }
         if let record {
             return RecordingFetcher(wrapping: LiveFetcher(policy: policy), directory: URL(fileURLWithPath: record))
         }
@@ -77,14 +84,14 @@ struct NetworkOptions: ParsableArguments {
 
     /// A resolver over `rules` with this network (online unless told otherwise, as `resolve` and `explain` are):
     /// scripts run in an engine on the same fetcher, or are listed unrun when `runsScripts` is false.
-    func resolver(for rules: RuleSet, runsScripts: Bool) -> Resolver {
-        let fetcher = fetcher(onlineByDefault: true)
+    func resolver(for rules: RuleSet, runsScripts: Bool) throws(CommandFailure) -> Resolver {
+        let fetcher = try fetcher(onlineByDefault: true)
         return Resolver(rules: rules, engine: runsScripts ? scriptEngine(fetcher: fetcher) : nil, fetcher: fetcher)
     }
 
     /// The script engine for this network: offline by default (`test`, `minify`, `migrate`) unless told otherwise.
-    func scriptEngine(onlineByDefault: Bool = false) -> ScriptEngine {
-        scriptEngine(fetcher: fetcher(onlineByDefault: onlineByDefault))
+    func scriptEngine(onlineByDefault: Bool = false) throws(CommandFailure) -> ScriptEngine {
+        scriptEngine(fetcher: try fetcher(onlineByDefault: onlineByDefault))
     }
 
     private func scriptEngine(fetcher: (any LinkFetching)?) -> ScriptEngine {

@@ -17,7 +17,7 @@ struct ResolveCommand: AsyncParsableCommand {
 
     @Option(
         help: ArgumentHelp(
-            "Resolve many links: one per line from a file, or - for standard input; prints one JSON object per line.",
+            "Resolve many links: one per line from a file, or - for standard input; prints one JSON object per line, with its line number, as soon as it is resolved. Exits 1 when every non-blank line was refused.",
             valueName: "file"
         ),
         completion: .file()
@@ -48,7 +48,7 @@ struct ResolveCommand: AsyncParsableCommand {
 
     func run() async throws {
         let rules = try await manifestOptions.loadRules(network: network)
-        let resolver = network.resolver(for: rules, runsScripts: !noScripts)
+        let resolver = try network.resolver(for: rules, runsScripts: !noScripts)
         let request = network.request(
             installed: installed.map(InstalledApps.init(list:)),
             platform: platform,
@@ -73,58 +73,17 @@ struct ResolveCommand: AsyncParsableCommand {
         }
     }
 
-    /// One JSON object per input line, in order; a refused line gets `{"input", "error": {"code", "message"}}` and
-    /// the run goes on (a batch of a million links should not stop at one bad one).
+    /// One JSON object per input line, in order, each written as soon as it is resolved (see ``BatchRun``).
     private func resolveBatch(_ source: String, resolver: Resolver, request: ResolveRequest) async throws {
-        let handle: FileHandle
-        if source == "-" {
-            handle = FileHandle.standardInput
-        } else {
-            guard let file = FileHandle(forReadingAtPath: source) else {
-                throw CommandFailure(message: "\(source): error: cannot read the batch file")
-            }
-            handle = file
+        let input: UserFile.Reader
+        do {
+            input = source == "-" ? UserFile.standardInput() : try UserFile.open(source)
+        } catch {
+            throw CommandFailure(error, what: "batch input")
         }
-        let output = CommandOutput.current
-        var buffer = Data()
-        let lines = LineReader(handle).lazy.filter { !$0.trimmingCharacters(in: .whitespaces).isEmpty }
-        try await resolver.resolve(each: lines, request) { result in
-            buffer.append(try CommandOutput.json(result))
-            buffer.append(0x0A)
-            if buffer.count > 1 << 16 {
-                output.writeOutput(buffer)
-                buffer.removeAll(keepingCapacity: true)
-            }
-        }
-        output.writeOutput(buffer)
-    }
-}
-
-/// Reads lines from a file handle in chunks, without loading the whole input.
-struct LineReader: Sequence, IteratorProtocol {
-    private let handle: FileHandle
-    private var buffer = Data()
-    private var finished = false
-
-    init(_ handle: FileHandle) {
-        self.handle = handle
-    }
-
-    mutating func next() -> String? {
-        while true {
-            if let newline = buffer.firstIndex(of: 0x0A) {
-                let line = buffer[buffer.startIndex..<newline]
-                buffer.removeSubrange(buffer.startIndex...newline)
-                return String(decoding: line.last == 0x0D ? line.dropLast() : line, as: UTF8.self)
-            }
-            if finished {
-                guard !buffer.isEmpty else { return nil }
-                defer { buffer.removeAll() }
-                return String(decoding: buffer, as: UTF8.self)
-            }
-            let chunk = handle.readData(ofLength: 1 << 16)
-            if chunk.isEmpty { finished = true } else { buffer.append(chunk) }
-        }
+        defer { input.close() }
+        let run = try await BatchRun.resolve(BatchLines(input), resolver: resolver, request: request)
+        if run.everyLineFailed { throw ExitCode(1) }
     }
 }
 

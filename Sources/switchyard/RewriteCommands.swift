@@ -9,9 +9,8 @@ import RuleTooling
 enum ManifestRewriting {
     /// Loads a manifest file with its parsed document.
     static func load(_ path: String) throws(CommandFailure) -> LoadedManifest {
-        let file = try ManifestOptions.requireReadableFile(path)
         do {
-            return try ManifestLoader().load(contentsOf: file)
+            return try ManifestLoader().load(contentsOf: URL(fileURLWithPath: path))
         } catch {
             throw CommandFailure(message: error.description)
         }
@@ -33,7 +32,7 @@ enum ManifestRewriting {
     /// Runs the original's test cases on both rule sets (scripts that need the network are skipped on both).
     static func verify(original: RuleSet, rewritten: RuleSet, network: NetworkOptions) async throws -> EquivalenceReport
     {
-        let engine = network.scriptEngine()
+        let engine = try network.scriptEngine()
         let report = await ManifestEquivalence.check(original: original, rewritten: rewritten, engine: engine)
         guard report.isEquivalent else {
             for difference in report.differences.prefix(20) { CommandOutput.current.printError("  \(difference)") }

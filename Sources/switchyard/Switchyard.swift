@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import LinkResolver
+import LinkRules
 
 /// The `switchyard` command: every subcommand is thin over a library target.
 @main
@@ -93,4 +94,11 @@ struct CommandFailure: Error {
 
     /// The status for bad arguments and unusable input.
     static let badInput: Int32 = 2
+}
+
+extension CommandFailure {
+    /// A file or folder the user named that cannot be used: `PATH: error: the WHAT REASON`, status 2.
+    init(_ error: UserFileError, what: String) {
+        self.init(message: error.message(for: what))
+    }
 }

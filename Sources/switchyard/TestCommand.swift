@@ -49,7 +49,7 @@ struct TestCommand: AsyncParsableCommand {
         let rules = try await ManifestOptions.load(ManifestSource(argument: path), lenient: lenient, network: network)
         var cases: RuleSet?
         if let casesPath { cases = try await ManifestOptions.load(.file(casesPath), lenient: true, network: nil) }
-        let engine = network.scriptEngine()
+        let engine = try network.scriptEngine()
         let runner = RuleTestRunner(rules: rules, cases: cases?.manifest, engine: engine, timeLimit: network.timeLimit)
         let output = CommandOutput.current
         let started = ContinuousClock.now

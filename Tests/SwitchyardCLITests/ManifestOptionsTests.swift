@@ -74,7 +74,7 @@ import Testing
         for arguments in [["resolve", "--manifest", path, "https://x.example/"], ["test", path]] {
             let output = await InProcessCommand.run(arguments)
             #expect(output.status == 2)
-            #expect(output.stderrLines == ["\(path): error: no readable file at this path"])
+            #expect(output.stderrLines == ["\(path): error: the manifest does not exist [E_READ]"])
         }
     }
 
