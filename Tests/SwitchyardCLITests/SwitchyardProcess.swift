@@ -106,3 +106,67 @@ final class TemporaryDirectory {
         try? FileManager.default.removeItem(at: url)
     }
 }
+
+/// The built binary with its standard input and output as pipes, for a test that talks to it a line at a time (a
+/// batch that must answer each line before the input ends). Standard error goes to a temporary file.
+final class InteractiveSwitchyard: @unchecked Sendable {
+    private let process = Process()
+    private let input = Pipe()
+    private let output = Pipe()
+    private let errors: URL
+    private let directory: TemporaryDirectory
+    private var pending = Data()
+
+    init(_ arguments: [String]) throws {
+        directory = try TemporaryDirectory()
+        errors = directory.url.appendingPathComponent("stderr")
+        FileManager.default.createFile(atPath: errors.path, contents: nil)
+        process.executableURL = SwitchyardProcess.binaryURL
+        process.arguments = arguments
+        process.standardInput = input
+        process.standardOutput = output
+        process.standardError = try FileHandle(forWritingTo: errors)
+        try process.run()
+    }
+
+    /// Writes `text` to the process's standard input (the pipe stays open).
+    func write(_ text: String) throws {
+        try input.fileHandleForWriting.write(contentsOf: Data(text.utf8))
+    }
+
+    /// Ends the process's standard input.
+    func closeInput() throws {
+        try input.fileHandleForWriting.close()
+    }
+
+    /// The next line of standard output, waiting until it is written (nil at its end). A process that writes
+    /// nothing for `timeout` is stopped, so a test that expects a line it never gets fails instead of hanging.
+    func readLine(timeout: Duration = .seconds(60)) async -> String? {
+        let process = process
+        let watchdog = Task {
+            try await Task.sleep(for: timeout)
+            process.terminate()
+        }
+        defer { watchdog.cancel() }
+        let handle = output.fileHandleForReading
+        while true {
+            if let newline = pending.firstIndex(of: 0x0A) {
+                let line = String(decoding: pending[pending.startIndex..<newline], as: UTF8.self)
+                pending.removeSubrange(pending.startIndex...newline)
+                return line
+            }
+            // availableData blocks a thread until bytes arrive: on a thread of its own, not the test's pool.
+            let chunk = await withCheckedContinuation { continuation in
+                Thread.detachNewThread { continuation.resume(returning: handle.availableData) }
+            }
+            if chunk.isEmpty { return nil }
+            pending.append(chunk)
+        }
+    }
+
+    /// Waits for the process to end and returns its status and standard error.
+    func finish() async throws -> (status: Int32, stderr: String) {
+        while process.isRunning { try await Task.sleep(for: .milliseconds(20)) }
+        return (process.terminationStatus, String(decoding: try Data(contentsOf: errors), as: UTF8.self))
+    }
+}
