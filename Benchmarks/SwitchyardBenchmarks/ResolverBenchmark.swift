@@ -45,28 +45,42 @@ package struct ResolverBenchmark: Sendable {
 
     /// Runs it. Scripts are excluded from both engines (listed, not run). `load` loads and compiles the rule set
     /// anew (timed 21 times), `testSuite` runs its offline embedded tests (timed once): both are the caller's, so
-    /// that this target needs only the matcher.
+    /// that this target needs only the matcher. `progress` gets each phase's result as a line; `step` gets each
+    /// step done of all the run's steps and what it was, for a progress bar.
     package func run(
         rules: RuleSet,
         load: () -> RuleSet?,
         testSuite: () async -> Void,
-        progress: (String) -> Void = { _ in }
+        progress: (String) -> Void = { _ in },
+        step: (_ done: Int, _ total: Int, _ phase: String) -> Void = { _, _, _ in }
     ) async -> Report {
         let clock = ContinuousClock()
         var loadTimes: [Double] = []
+        let loads = 21
+        let naiveCount = max(repetitions.naive, 1)
+        let compiledCount = max(repetitions.compiled, 1)
+        // Loads, the test suite, the mismatch pass, and every timed pass of each engine.
+        let total = loads + 2 + naiveCount + compiledCount
+        var done = 0
+        func advance(_ phase: String) {
+            done += 1
+            step(done, total, phase)
+        }
         // 21 loads: one load is tens of milliseconds, and on a shared machine single runs vary by a third.
-        for _ in 0..<21 {
+        for _ in 0..<loads {
             let start = clock.now
             let loaded = load()
             loadTimes.append(Self.millis(clock.now - start))
             // Freed after the clock stops: tearing a rule set down is not part of loading one.
             withExtendedLifetime(loaded) {}
+            advance("load and compile")
         }
         progress("load+compile: \(String(format: "%.1f", Self.median(loadTimes))) ms")
 
         let start = clock.now
         await testSuite()
         let testSuiteMillis = Self.millis(clock.now - start)
+        advance("offline test suite")
         progress("offline test suite: \(String(format: "%.0f", testSuiteMillis)) ms")
 
         let options = MatchOptions()
@@ -75,16 +89,17 @@ package struct ResolverBenchmark: Sendable {
         where rules.naiveOpenings(for: link, options: options) != rules.openings(for: link, options: options) {
             mismatches += 1
         }
+        advance("both engines on every link")
         // The two engines' passes are interleaved (compiled passes spread between the naive ones), so that a slow
         // spell of a shared machine falls on both rather than skewing the ratio.
         var naivePasses = Passes()
         var compiledPasses = Passes()
-        let naiveCount = max(repetitions.naive, 1)
-        let compiledCount = max(repetitions.compiled, 1)
         for naivePass in 0..<naiveCount {
             measure(into: &naivePasses) { _ = rules.naiveOpenings(for: $0, options: options) }
+            advance("naive loop")
             while compiledPasses.means.count < (naivePass + 1) * compiledCount / naiveCount {
                 measure(into: &compiledPasses) { _ = rules.openings(for: $0, options: options) }
+                advance("compiled resolver")
             }
         }
         let naive = naivePasses.timing

@@ -88,8 +88,13 @@ public struct ProgressLine: Sendable {
 
     /// The line (without a carriage return) after `done` of `total` cases.
     public func render(done: Int, total: Int, passed: Int, failed: Int, skipped: Int) -> String {
+        render(done: done, total: total, detail: "\(passed) passed  \(failed) failed  \(skipped) skipped")
+    }
+
+    /// The line after `done` of `total` steps of any long run, with what is going on: `[####......] 4/10  detail`.
+    public func render(done: Int, total: Int, detail: String) -> String {
         let filled = total > 0 ? min(width, done * width / total) : width
         let bar = String(repeating: "#", count: filled) + String(repeating: ".", count: width - filled)
-        return "[\(bar)] \(done)/\(total)  \(passed) passed  \(failed) failed  \(skipped) skipped"
+        return "[\(bar)] \(done)/\(total)  \(detail)"
     }
 }

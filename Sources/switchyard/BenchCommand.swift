@@ -3,6 +3,7 @@ import Foundation
 import LinkMatching
 import LinkResolver
 import LinkRules
+import RuleTooling
 import SwitchyardBenchmarks
 
 /// `switchyard bench`: the compiled resolver against the naive regex loop, in one run on one corpus.
@@ -62,12 +63,19 @@ struct BenchCommand: AsyncParsableCommand {
                 "prefilter: \(format(selectivity.candidates)) candidate actions per link, \(format(selectivity.matched)) matched"
             )
         }
+        // On a terminal, one live progress line (as `test` draws); elsewhere each phase's result as a line of its own.
+        let live = !json && output.errorIsTerminal ? LiveLine(output: output) : nil
+        let bar = ProgressLine()
         let report = await benchmark.run(
             rules: rules,
             load: { manifestURL.map { try? RuleSet.load(contentsOf: $0) } ?? (try? RuleSet.bundled()) },
             testSuite: { _ = await RuleTestRunner(rules: rules).run() },
-            progress: { line in if !json { output.printError(line) } }
+            progress: { line in if !json && live == nil { output.printError(line) } },
+            step: { done, total, phase in
+                live?.draw(bar.render(done: done, total: total, detail: phase), final: done == total)
+            }
         )
+        live?.finish()
         if json {
             try output.printJSON(report, pretty: false)
             return

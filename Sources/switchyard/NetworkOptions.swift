@@ -75,6 +75,14 @@ struct NetworkOptions: ParsableArguments {
             return ReplayingFetcher(directory: URL(fileURLWithPath: replay))
         }
         if let record {
+            // Created when missing; something else there stops the command.
+            if FileManager.default.fileExists(atPath: record) {
+                do {
+                    try UserFile.requireDirectory(record)
+                } catch {
+                    throw CommandFailure(error, what: "recording folder")
+                }
+            }
             return RecordingFetcher(wrapping: LiveFetcher(policy: policy), directory: URL(fileURLWithPath: record))
         }
         if offline { return nil }
@@ -111,6 +119,20 @@ struct NetworkOptions: ParsableArguments {
             timeLimit: timeLimit,
             trace: trace
         )
+    }
+
+    /// The fixtures in the `--record` folder (nil when not recording): counted before and after a run, for its
+    /// summary line (``recordingSummary(before:)``).
+    func recordedFixtures() -> Int? {
+        guard let record else { return nil }
+        return ((try? FileManager.default.contentsOfDirectory(atPath: record)) ?? []).count { $0.hasSuffix(".json") }
+    }
+
+    /// `DIR: N new fixtures recorded, M in the folder`, or nil when not recording.
+    func recordingSummary(before: Int?) -> String? {
+        guard let record, let before, let after = recordedFixtures() else { return nil }
+        return
+            "\(record): \(after - before) new \(after - before == 1 ? "fixture" : "fixtures") recorded, \(after) in the folder"
     }
 
     /// Where downloaded manifests are cached (`$XDG_CACHE_HOME/switchyard/manifests`, else

@@ -54,8 +54,10 @@ struct TestCommand: AsyncParsableCommand {
         let output = CommandOutput.current
         let started = ContinuousClock.now
         let live = progress && output.errorIsTerminal ? LiveProgress(output: output) : nil
+        let recordedBefore = network.recordedFixtures()
         let report = await runner.run(progress: live.map { live in { live.update($0, done: $1, total: $2) } })
         live?.finish()
+        if let summary = network.recordingSummary(before: recordedBefore) { output.printError(summary) }
         if let junit {
             let seconds = (ContinuousClock.now - started) / .seconds(1)
             try OutputFile.write(
@@ -106,16 +108,15 @@ enum TestSummary {
     }
 }
 
-/// Redraws the progress line on standard error at most every 50 ms.
+/// The progress line of a test run: the cases done and their outcomes, on a ``LiveLine``.
 final class LiveProgress {
     private var passed = 0, failed = 0, skipped = 0
-    private var lastDraw = ContinuousClock.now - .seconds(1)
     private let line = ProgressLine()
-    private let output: CommandOutput
+    private let live: LiveLine
 
     /// Creates a progress line drawn on `output`'s standard error.
     init(output: CommandOutput) {
-        self.output = output
+        live = LiveLine(output: output)
     }
 
     func update(_ result: RuleTestResult, done: Int, total: Int) {
@@ -124,16 +125,14 @@ final class LiveProgress {
         case .failed: failed += 1
         case .skipped: skipped += 1
         }
-        let now = ContinuousClock.now
-        guard done == total || now - lastDraw >= .milliseconds(50) else { return }
-        lastDraw = now
-        output.writeError(
-            Data(("\r" + line.render(done: done, total: total, passed: passed, failed: failed, skipped: skipped)).utf8)
+        live.draw(
+            line.render(done: done, total: total, passed: passed, failed: failed, skipped: skipped),
+            final: done == total
         )
     }
 
     /// Ends the line.
     func finish() {
-        output.writeError(Data("\n".utf8))
+        live.finish()
     }
 }

@@ -125,18 +125,19 @@ import Testing
         let output = await InProcessCommand.run(["resolve", "--offline", "--no-scripts", "--batch", batch])
         #expect(output.status == 0, "\(output.stderr)")
         #expect(output.stderr.isEmpty)
-        // Blank lines are skipped; a refused line is reported in its place and the batch goes on.
+        // Every line has its result in its place, blank ones refused as empty; the batch goes on.
         let lines = output.stdout.split(separator: "\n").map(String.init)
-        #expect(lines.count == 3)
+        #expect(lines.count == 5)
         let documents = try lines.map { line in
             try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
         }
-        #expect(documents.map { $0["input"] as? String } == [Self.tweet, "not a url", Self.tweet])
+        #expect(documents.map { $0["input"] as? String } == [Self.tweet, "", "  ", "not a url", Self.tweet])
+        #expect(documents.map { $0["line"] as? Int } == [1, 2, 3, 4, 5])
         #expect((documents[0]["openings"] as? [Any])?.isEmpty == false)
-        let error = try #require(documents[1]["error"] as? [String: Any])
+        let error = try #require(documents[3]["error"] as? [String: Any])
         #expect((error["code"] as? String)?.isEmpty == false)
         #expect((error["message"] as? String)?.isEmpty == false)
-        #expect(lines[2] == lines[0])
+        #expect(lines[4] == lines[0].replacingOccurrences(of: #""line":1"#, with: #""line":5"#))
     }
 
     @Test func refusesABatchFileThatCannotBeRead() async throws {
@@ -145,7 +146,7 @@ import Testing
         let output = await InProcessCommand.run(["resolve", "--offline", "--batch", path])
         #expect(output.status == 2)
         #expect(output.stdout.isEmpty)
-        #expect(output.stderrLines == ["\(path): error: cannot read the batch file"])
+        #expect(output.stderrLines == ["\(path): error: the batch input does not exist"])
     }
 
     /// `--platform` goes through LinkRules' one platform parser, which takes any case and drops apps limited to the
@@ -173,12 +174,12 @@ import Testing
         #expect(openings.compactMap { $0["app"] as? String } == apps)
     }
 
-    @Test func refusesAnUnknownPlatformWithOneLineAndStatusTwo() async {
+    @Test func refusesAnUnknownPlatformAsAUsageErrorWithStatusTwo() async {
         let output = await InProcessCommand.run(["resolve", "--offline", "--platform", "tablet", Self.tweet])
         #expect(output.status == 2)
         #expect(output.stdout.isEmpty)
-        #expect(output.stderrLines.count == 1, "\(output.stderr)")
-        #expect(output.stderr.hasPrefix("error: "))
-        #expect(output.stderr.contains("tablet"))
+        #expect(output.stderrLines.first?.hasPrefix("error: ") == true, "\(output.stderr)")
+        #expect(output.stderrLines.first?.contains("tablet") == true)
+        #expect(output.stderrLines.contains { $0.hasPrefix("Usage: switchyard resolve ") })
     }
 }

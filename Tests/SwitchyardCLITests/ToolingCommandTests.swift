@@ -172,7 +172,7 @@ import FoundationXML
     @Test func migrateRejectsAnUnknownVersion() async throws {
         let output = await InProcessCommand.run(["migrate", "x.json", "--to", "v9"])
         #expect(output.status == 2)
-        #expect(output.stderr.contains("--to must be one of v1, v2, v3, v4, v5"))
+        #expect(output.stderr.contains("Please provide one of 'v1', 'v2', 'v3', 'v4' or 'v5'"))
     }
 
     @Test func junitOutputIsXMLWithEveryCase() async throws {
