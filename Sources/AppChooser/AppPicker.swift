@@ -70,7 +70,10 @@ public struct AppPicker: Sendable {
     public func setDefault(appType: String, app: String) throws(ChooserError) {
         guard let type = catalog.type(appType) else { throw ChooserError(.unknownType, "no app type \"\(appType)\"") }
         guard type.app(app) != nil else {
-            throw ChooserError(.unknownApp, "app type \"\(type.key)\" has no app \"\(app)\"")
+            throw ChooserError(
+                .unknownApp,
+                "app type \"\(type.key)\" has no app \"\(app)\" (it has \(type.apps.map(\.key).joined(separator: ", ")))"
+            )
         }
         let installedKeys = Set(type.apps.filter { installed.canOpen(scheme: $0.scheme) }.map(\.key))
         try store?.setDefault(appType: type.key, app: app, installedApps: installedKeys)

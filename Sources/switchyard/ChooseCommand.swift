@@ -8,7 +8,13 @@ struct ChooseCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "choose",
         abstract:
-            "List the installed apps that can perform an action (Choosy's model), with each app's URL and the default."
+            "List the installed apps that can perform an action (Choosy's model), with each app's URL and the default.",
+        discussion: """
+            Types and apps come from the bundled catalog (browser, email, maps, twitter), with --catalog's Choosy data \
+            folder and then --refresh-from's download of the type merged over it. --set-default and --reset work \
+            alone or with --action. Defaults are kept in --store, by default \
+            $XDG_DATA_HOME/switchyard/choices.sqlite (else ~/.local/share/switchyard/choices.sqlite).
+            """
     )
 
     @Option(help: "The app type (twitter, browser, email, maps, …).") var type: String
@@ -35,7 +41,16 @@ struct ChooseCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Remember this app as the default for the type.", valueName: "app")) var setDefault:
         String?
     @Flag(help: "Forget the default for the type (the picker shows again).") var reset = false
+    @Option(
+        help: ArgumentHelp(
+            "Download the type's data from this server (<url>/<type>.json, Choosy's layout) over the catalog; kept for a day in the cache, and the last good copy is used when a download fails.",
+            valueName: "url"
+        )
+    ) var refreshFrom: String?
     @Flag(help: "Print one JSON object.") var json = false
+
+    @OptionGroup(title: "Network (used by --refresh-from)")
+    var network: NetworkOptions
 
     func run() async throws {
         var values: [String: String] = [:]
@@ -43,7 +58,7 @@ struct ChooseCommand: AsyncParsableCommand {
             let (key, value) = try ParameterArgument.split(text, form: "key=value")
             values[key] = value
         }
-        let merged = try loadCatalog()
+        let merged = try await loadCatalog()
         // --installed takes app keys as well as schemes.
         let installation = merged.installation(installed.map(InstalledApps.init(list:)))
         let model: PickerModel?
@@ -57,7 +72,7 @@ struct ChooseCommand: AsyncParsableCommand {
             if let setDefault { try picker.setDefault(appType: type, app: setDefault) }
             model = try action.map { try picker.model(appType: type, action: $0, parameters: values) }
         } catch let error as ChooserError {
-            throw CommandFailure(message: "error: \(error.description)")
+            throw CommandFailure(message: "error: \(error.description)\(hint(for: error))")
         }
         guard let model else {
             if reset || setDefault != nil { return }
@@ -77,14 +92,48 @@ struct ChooseCommand: AsyncParsableCommand {
         if model.choices.isEmpty { output.print("No installed app of this type.") }
     }
 
-    private func loadCatalog() throws -> AppCatalog {
+    /// The bundled catalog, with `--catalog`'s folder merged over it, then `--refresh-from`'s download of the type.
+    private func loadCatalog() async throws(CommandFailure) -> AppCatalog {
+        var merged: AppCatalog
         do {
-            var merged = try AppCatalog.bundled()
-            if let catalog { merged = merged.merging(try AppCatalog.load(directory: URL(fileURLWithPath: catalog))) }
-            return merged
+            merged = try AppCatalog.bundled()
+            if let catalog {
+                do {
+                    try UserFile.requireDirectory(catalog)
+                } catch {
+                    throw CommandFailure(error, what: "catalog folder")
+                }
+                merged = merged.merging(try AppCatalog.load(directory: URL(fileURLWithPath: catalog)))
+            }
+        } catch let error as CommandFailure {
+            throw error
         } catch {
-            throw CommandFailure(message: "error: \(error.description)")
+            throw CommandFailure(message: "error: \(error)")
         }
+        guard let refreshFrom else { return merged }
+        guard let fetcher = try network.fetcher(onlineByDefault: true) else {
+            throw CommandFailure(message: "error: --refresh-from downloads app types, which --offline forbids")
+        }
+        let refresher = CatalogRefresher(baseURL: refreshFrom, fetcher: fetcher, cacheDirectory: Self.catalogCache)
+        let refreshed = await refresher.refresh(merged, types: [type])
+        let output = CommandOutput.current
+        for warning in refreshed.warnings { output.printError("warning: \(warning)") }
+        return refreshed.catalog
+    }
+
+    /// What to pass when the catalog lacks the type or app asked for.
+    private func hint(for error: ChooserError) -> String {
+        guard error.code == .unknownApp || error.code == .unknownType else { return "" }
+        var source = "the bundled one"
+        if let catalog { source += " with \(catalog) over it" }
+        if let refreshFrom { source += ", then \(refreshFrom)'s \(type).json" }
+        return
+            "; the catalog is \(source): add a Choosy data folder with --catalog DIR, or download the type with --refresh-from URL"
+    }
+
+    /// Where `--refresh-from` keeps its downloads: `$XDG_CACHE_HOME/switchyard/catalog`, else `~/.cache/…`.
+    static var catalogCache: URL {
+        UserDirectories.current.cache.appendingPathComponent("switchyard/catalog")
     }
 
     /// `$XDG_DATA_HOME/switchyard/choices.sqlite`, else `~/.local/share/switchyard/choices.sqlite`.

@@ -86,4 +86,108 @@ import Testing
         #expect(output.stderr.hasPrefix("error: "))
         #expect(output.stderr.contains("\"tweetbot\""))
     }
+
+    /// `--set-default` with an app the bundled catalog lacks: one line saying what the catalog is and what to pass.
+    @Test func anAppTheCatalogLacksSaysWhatToPass() async throws {
+        let directory = try TemporaryDirectory()
+        let output = await InProcessCommand.run([
+            "choose", "--type", "twitter", "--set-default", "tweetbot", "--installed", "tweetbot,twitter",
+            "--store", directory.url.appendingPathComponent("c.sqlite").path,
+        ])
+        #expect(output.status == 2)
+        #expect(
+            output.stderrLines == [
+                #"error: app type "twitter" has no app "tweetbot" (it has twitter) [E_UNKNOWN_APP]; the catalog is the bundled one: add a Choosy data folder with --catalog DIR, or download the type with --refresh-from URL"#
+            ]
+        )
+    }
+
+    /// The documented `--set-default` line, with the Choosy data folder it needs for Tweetbot.
+    @Test(.enabled(if: SharedData.isAvailable, SharedData.skipReason))
+    func theDocumentedSetDefaultWorksWithChoosysData() async throws {
+        let directory = try TemporaryDirectory()
+        let catalog = try #require(SharedData.url("choosy")).path
+        let environment = ["XDG_DATA_HOME": directory.url.path]
+        let set = await InProcessCommand.run(
+            [
+                "choose", "--type", "twitter", "--set-default", "tweetbot", "--installed", "tweetbot,twitter",
+                "--catalog", catalog,
+            ],
+            environment: environment
+        )
+        #expect(set.status == 0, "\(set.stderr)")
+        let chosen = await InProcessCommand.run(
+            [
+                "choose", "--type", "twitter", "--action", "show_profile", "--param", "profile_screenname=KarlTheFog",
+                "--installed", "tweetbot,twitter", "--catalog", catalog,
+            ],
+            environment: environment
+        )
+        #expect(chosen.status == 0, "\(chosen.stderr)")
+        #expect(chosen.stdout.split(separator: "\n").contains { $0.hasPrefix("* Tweetbot") }, "\(chosen.stdout)")
+    }
+
+    /// `--refresh-from`: the type downloaded from a server (here on loopback) over the bundled catalog, cached under
+    /// `$XDG_CACHE_HOME`; the next run within a day uses the cache without a request.
+    @Test func refreshesTheTypeFromAServer() async throws {
+        let body = #"""
+            [{"key": "twitter", "name": "Twitter", "apps": [{"key": "tweetbot", "name": "Tweetbot", "app_url_scheme": "tweetbot:",
+              "actions": [{"key": "show_profile", "url_format": "tweetbot:///user_profile/{{profile_screenname}}"}]}]}]
+            """#
+        let server = try await LoopbackHTTPServer.start { request in
+            request.path == "/types/twitter.json" ? .text(body) : .text("not found", status: 404)
+        }
+        defer { Task { await server.stop() } }
+        let directory = try TemporaryDirectory()
+        let environment = ["XDG_CACHE_HOME": directory.url.path, "XDG_DATA_HOME": directory.url.path]
+        let arguments = [
+            "choose", "--type", "twitter", "--action", "show_profile", "--param", "profile_screenname=jack",
+            "--installed", "tweetbot", "--refresh-from", server.url("/types"), "--allow-private-addresses", "--json",
+        ]
+        for run in 1...2 {
+            let output = await InProcessCommand.run(arguments, environment: environment)
+            #expect(output.status == 0, "run \(run): \(output.stderr)")
+            #expect(output.stderr.isEmpty)
+            let model = try #require(try JSONSerialization.jsonObject(with: Data(output.stdout.utf8)) as? [String: Any])
+            let choices = try #require(model["choices"] as? [[String: Any]])
+            #expect(choices.compactMap { $0["url"] as? String } == ["tweetbot:///user_profile/jack"])
+        }
+        #expect(server.requestCount == 1)
+        let cache = directory.url.appendingPathComponent("switchyard/catalog")
+        #expect(try !FileManager.default.contentsOfDirectory(atPath: cache.path).isEmpty)
+    }
+
+    /// A failed download: a warning, and the catalog without it.
+    @Test func aFailedRefreshWarnsAndUsesTheCatalog() async throws {
+        let server = try await LoopbackHTTPServer.start { _ in .text("not found", status: 404) }
+        defer { Task { await server.stop() } }
+        let directory = try TemporaryDirectory()
+        let output = await InProcessCommand.run(
+            [
+                "choose", "--type", "maps", "--action", "search", "--param", "query=tea", "--installed", "waze",
+                "--refresh-from", server.baseURL, "--allow-private-addresses",
+            ],
+            environment: ["XDG_CACHE_HOME": directory.url.path, "XDG_DATA_HOME": directory.url.path]
+        )
+        #expect(output.status == 0, "\(output.stderr)")
+        #expect(output.stderrLines.count == 1)
+        #expect(
+            output.stderrLines.first?.hasPrefix("warning: \(server.baseURL)/maps.json: ") == true,
+            "\(output.stderr)"
+        )
+        #expect(output.stdout.contains("waze://?q=tea"))
+    }
+
+    @Test func refreshingOfflineIsOneError() async throws {
+        let directory = try TemporaryDirectory()
+        let output = await InProcessCommand.run(
+            [
+                "choose", "--type", "maps", "--set-default", "waze", "--refresh-from", "https://example.com",
+                "--offline",
+            ],
+            environment: ["XDG_CACHE_HOME": directory.url.path, "XDG_DATA_HOME": directory.url.path]
+        )
+        #expect(output.status == 2)
+        #expect(output.stderrLines == ["error: --refresh-from downloads app types, which --offline forbids"])
+    }
 }
