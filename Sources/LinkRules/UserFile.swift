@@ -58,6 +58,11 @@ public enum UserFile {
         Reader(descriptor: 0, path: "-", closes: false)
     }
 
+    /// Throws unless `path` is a file the user may read (one that another library opens itself, a database).
+    public static func requireFile(_ path: String) throws(UserFileError) {
+        try requireReadable(path, kind: .file)
+    }
+
     /// Throws unless `path` is a folder the user may read (a fixtures folder, a catalog).
     public static func requireDirectory(_ path: String) throws(UserFileError) {
         try requireReadable(path, kind: .directory)

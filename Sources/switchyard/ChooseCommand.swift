@@ -61,12 +61,21 @@ struct ChooseCommand: AsyncParsableCommand {
         let merged = try await loadCatalog()
         // --installed takes app keys as well as schemes.
         let installation = merged.installation(installed.map(InstalledApps.init(list:)))
+        let storePath = store ?? Self.defaultStorePath
+        // SQLite creates a missing file; anything else there that is not a file is said in the tool's words.
+        if FileManager.default.fileExists(atPath: storePath) {
+            do {
+                try UserFile.requireFile(storePath)
+            } catch {
+                throw CommandFailure(error, what: "choices store")
+            }
+        }
         let model: PickerModel?
         do {
             let picker = AppPicker(
                 catalog: merged,
                 installed: installation,
-                store: try ChoicesStore(path: store ?? Self.defaultStorePath)
+                store: try ChoicesStore(path: storePath)
             )
             if reset { try picker.reset(appType: type) }
             if let setDefault { try picker.setDefault(appType: type, app: setDefault) }

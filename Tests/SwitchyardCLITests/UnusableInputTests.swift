@@ -86,6 +86,16 @@ import Testing
         #expect(output.stderrLines == ["\(path): error: the manifest is not readable (no permission)"])
     }
 
+    /// The choices store: SQLite creates a missing file, but a folder or a device there is said in the tool's words.
+    @Test(arguments: [Unusable.directory, .device])
+    func aChoicesStoreThatIsNotAFileIsOneError(_ unusable: Unusable) async throws {
+        let directory = try TemporaryDirectory()
+        let path = try unusable.make(in: directory)
+        let output = await InProcessCommand.run(["choose", "--type", "maps", "--set-default", "waze", "--store", path])
+        #expect(output.status == 2)
+        #expect(output.stderrLines == ["\(path): error: the choices store \(unusable.reason)"])
+    }
+
     /// `--replay` names a folder: a missing one (or a file) stops the command before anything runs.
     @Test(arguments: [["test", "--replay", "PATH"], ["resolve", "--replay", "PATH", "https://x.example/"]])
     func aMissingFixturesFolderIsOneError(_ arguments: [String]) async throws {
