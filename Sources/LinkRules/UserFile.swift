@@ -2,6 +2,8 @@ import Foundation
 
 #if canImport(Glibc)
 import Glibc
+#elseif canImport(Musl)
+import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
@@ -195,28 +197,15 @@ public struct UserFileError: Error, Sendable, Equatable {
     }
 }
 
-// The system calls by one name on Linux and Apple platforms (Foundation's own `open`, `read` and `close` would shadow
-// them otherwise).
+// The system calls, out of reach of `UserFile.open` and `Reader.read` and `close`, which shadow them inside the types.
 private func systemOpen(_ path: String) -> Int32 {
-    #if canImport(Glibc)
-    Glibc.open(path, O_RDONLY | O_CLOEXEC)
-    #else
-    Darwin.open(path, O_RDONLY | O_CLOEXEC)
-    #endif
+    open(path, O_RDONLY | O_CLOEXEC)
 }
 
 private func systemRead(_ descriptor: Int32, _ buffer: UnsafeMutableRawPointer?, _ count: Int) -> Int {
-    #if canImport(Glibc)
-    Glibc.read(descriptor, buffer, count)
-    #else
-    Darwin.read(descriptor, buffer, count)
-    #endif
+    read(descriptor, buffer, count)
 }
 
 private func systemClose(_ descriptor: Int32) -> Int32 {
-    #if canImport(Glibc)
-    Glibc.close(descriptor)
-    #else
-    Darwin.close(descriptor)
-    #endif
+    close(descriptor)
 }
