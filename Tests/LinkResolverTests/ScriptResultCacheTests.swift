@@ -72,7 +72,8 @@ struct ScriptResultCacheTests {
     }
 
     @Test func theCacheIsBoundedAndCanBeTurnedOff() async throws {
-        let bounded = ScriptEngine(fetcher: nil, resultCacheCapacity: 4)
+        // About two entries per generation: each counts its input, its output and 96 bytes.
+        let bounded = ScriptEngine(fetcher: nil, resultCacheCapacity: 2 * 2 * (20 + 8 + 96))
         for index in 0..<10 {
             _ = try await Self.run(bounded, Self.length, input: "https://a.example/\(index)")
         }
