@@ -82,6 +82,10 @@ extension Deeplink {
 
     /// Path, query and fragment of any URL form: `https://host/path`, `scheme:///path`, and `scheme://item/path`,
     /// where an app's custom scheme uses the "host" as the first path segment (`app://item?id=1` is `/item`).
+    ///
+    /// The schemes the WHATWG URL Standard calls special (``specialSchemes``) have a host, which is never part of
+    /// the path: `ftp://apple.com/test` and `file://localhost/test` have the path `/test` (and `file:///test`, with
+    /// its empty host, too).
     static func parts(of url: URL) -> (path: String, query: String?, fragment: String?) {
         let text = url.absoluteString
         var rest = Substring(text)
@@ -90,7 +94,7 @@ extension Deeplink {
             rest = rest[schemeEnd.upperBound...]
             let host = rest.prefix { $0 != "/" && $0 != "?" && $0 != "#" }
             rest = rest.dropFirst(host.count)
-            if scheme != "http" && scheme != "https" && !host.isEmpty {
+            if !specialSchemes.contains(scheme) && !host.isEmpty {
                 let remainder = Parts.split(rest)
                 return ("/" + host + remainder.path, remainder.query, remainder.fragment)
             }
@@ -99,6 +103,10 @@ extension Deeplink {
         }
         return Parts.split(rest)
     }
+
+    /// The WHATWG URL Standard's special schemes: their links name a host, as `http` links do. Any other scheme is
+    /// an app's own, whose "host" is the first segment of its route.
+    static var specialSchemes: Set<String> { ["http", "https", "ws", "wss", "ftp", "file"] }
 
     /// Literals must match exactly; an argument takes the text up to the next literal, or at the end up to the
     /// next `/`, `?`, `#` or `&` (a catch-all takes the rest); `exact` requires nothing but a `/` to be left.
