@@ -51,3 +51,84 @@ struct Args: Equatable, DefaultInitializable {
         #expect(throws: DeeplinkError.self) { try template.parse(try url("ftp://example.com/test/1"), into: &value) }
     }
 }
+
+/// A query parameter's name may be an argument: such pairs are matched by position among the link's pairs, while
+/// pairs with a literal name are still found by name, in any order.
+@Suite struct QueryNameArgumentTests {
+    @Test(arguments: [
+        ("https://apple.com/test?a=1&b=2&c=3", Args(arg1: "1", arg2: "b")),
+        ("https://apple.com/test?a=1&other=2&c=3#top", Args(arg1: "1", arg2: "other")),
+        ("https://apple.com/test?c=3&b=2&a=1", Args(arg1: "1", arg2: "b")),
+        ("myapp://test?a=%C3%A9&caf%C3%A9=2&c=3", Args(arg1: "é", arg2: "café")),
+    ])
+    func anArgumentNameTakesThePairAtItsPosition(link: String, expected: Args) throws {
+        let template: Deeplink<Args> = try "/test?a=\(\.arg1)&\(\.arg2)=2&c=3"
+        var value = Args()
+        try template.parse(try url(link), into: &value)
+        #expect(value == expected)
+    }
+
+    @Test(arguments: [
+        ("https://apple.com/test?a=1&b=3&c=3", DeeplinkError.Code.literalMismatch),
+        ("https://apple.com/test?a=1", .missingParameter),
+        ("https://apple.com/test?a=1&b=2", .missingParameter),
+    ])
+    func aPairAtItsPositionMustMatchTheRestOfTheTemplate(link: String, code: DeeplinkError.Code) throws {
+        let template: Deeplink<Args> = try "/test?a=\(\.arg1)&\(\.arg2)=2&c=3"
+        var value = Args()
+        let error = #expect(throws: DeeplinkError.self) { try template.parse(try url(link), into: &value) }
+        #expect(error?.code == code)
+    }
+
+    @Test(arguments: [
+        ("https://apple.com/test?key=value", Args(arg1: "key", arg2: "value")),
+        ("https://apple.com/test?key=value&other=1", Args(arg1: "key", arg2: "value")),
+        ("https://apple.com/test?=value", Args(arg1: "", arg2: "value")),
+        ("https://apple.com/test?key=", Args(arg1: "key", arg2: "")),
+        ("https://apple.com/test?a%20b=c%26d", Args(arg1: "a b", arg2: "c&d")),
+    ])
+    func aWholePairCanBeArguments(link: String, expected: Args) throws {
+        let template: Deeplink<Args> = try "/test?\(\.arg1)=\(\.arg2)"
+        var value = Args()
+        try template.parse(try url(link), into: &value)
+        #expect(value == expected)
+    }
+
+    @Test(arguments: [("https://apple.com/test?a=1&=test", ""), ("https://apple.com/test?a=1&name=", "name")])
+    func anEmptyNameIsAValue(link: String, name: String) throws {
+        let template: Deeplink<Args> = try "/test?a=1&\(\.arg1)="
+        var value = Args()
+        try template.parse(try url(link), into: &value)
+        #expect(value.arg1 == name)
+    }
+
+    @Test func aMissingPairNamesTheArgument() throws {
+        let template: Deeplink<Args> = try "/test?a=1&\(\.arg1)="
+        var value = Args()
+        do {
+            try template.parse(try url("https://apple.com/test?a=1"), into: &value)
+            Issue.record("matched without a second pair")
+        } catch let error as DeeplinkError {
+            #expect(error.code == .missingParameter)
+            #expect(error.message.contains("{arg1}") && error.message.contains("position 2"))
+        }
+    }
+
+    @Test(arguments: [
+        "https://apple.com/test?ref=abc", "https://apple.com/test?x=1&ref", "https://apple.com/test?ref=",
+    ])
+    func aPairWithNoValueInTheTemplateAsksOnlyForThePair(link: String) throws {
+        let template: Deeplink<Void> = "/test?ref="
+        try template.parse(try url(link))
+        #expect(throws: DeeplinkError.self) { try template.parse(try url("https://apple.com/test?x=ref")) }
+    }
+
+    @Test(arguments: [Args(arg1: "key", arg2: "value"), Args(arg1: "a b&c=d", arg2: "é/?#"), Args(arg1: "", arg2: "")])
+    func queryNameArgumentsParseBackFromTheURLTheyBuild(original: Args) throws {
+        let template: Deeplink<Args> = try "/test?a=1&\(\.arg1)=\(\.arg2)#x"
+        let built = template.url(for: original, scheme: "https", host: "apple.com")
+        var parsed = Args()
+        try template.parse(try url(built), into: &parsed)
+        #expect(parsed == original, "\(built)")
+    }
+}
