@@ -4,9 +4,10 @@ extension Deeplink {
     /// Matches `url` and writes its arguments into `value`; properties the template does not mention keep their
     /// value, and an argument with no text in the URL becomes `""`.
     ///
-    /// Paths are matched by default; a template that contains `?` also matches the query and one with `#` the
-    /// fragment. In the query, a pair whose name is literal is found by name, in any order, unknown ones ignored; a
-    /// pair whose name is an argument takes the link's pair at the same position.
+    /// Paths are matched by default; a template that contains `?` also matches the query and needs the link to have
+    /// one, and a template with `#` matches the fragment and needs the link to have one. In the query, a pair whose
+    /// name is literal is found by name, in any order, unknown ones ignored; a pair whose name is an argument takes
+    /// the link's pair at the same position.
     public func parse(_ url: URL, into value: inout Value) throws(DeeplinkError) {
         try checkScope(url)
         let (pathComponents, queryComponents, fragmentComponents) = split()
@@ -14,16 +15,20 @@ extension Deeplink {
         var working = value
         try Self.match(pathComponents, against: parts.path, part: "path", into: &working, exact: true)
         if let queryComponents {
+            // With pairs to find, a link without a query says which is missing; an empty query part needs the "?".
+            if parts.query == nil && queryComponents.isEmpty {
+                throw DeeplinkError(.literalMismatch, "the link has no query, and the template \(pattern) has \"?\"")
+            }
             try Self.matchQuery(queryComponents, against: parts.query ?? "", into: &working)
         }
         if let fragmentComponents {
-            try Self.match(
-                fragmentComponents,
-                against: parts.fragment ?? "",
-                part: "fragment",
-                into: &working,
-                exact: true
-            )
+            guard let fragment = parts.fragment else {
+                throw DeeplinkError(
+                    .literalMismatch,
+                    "the link has no fragment, and the template \(pattern) has \"#\""
+                )
+            }
+            try Self.match(fragmentComponents, against: fragment, part: "fragment", into: &working, exact: true)
         }
         value = working
     }

@@ -132,3 +132,41 @@ struct Args: Equatable, DefaultInitializable {
         #expect(parsed == original, "\(built)")
     }
 }
+
+/// A template's fragment is part of it: a link without `#` does not match a template with one, and likewise a
+/// template's `?` needs a query in the link.
+@Suite struct FragmentTests {
+    @Test(arguments: [
+        ("https://apple.com/test#abc", "abc"), ("https://apple.com/test#", ""),
+        ("https://apple.com/test?x=1#a%20b", "a b"),
+    ])
+    func aFragmentArgumentTakesTheFragment(link: String, expected: String) throws {
+        let template: Deeplink<Args> = try "/test#\(\.arg1)"
+        var value = Args()
+        try template.parse(try url(link), into: &value)
+        #expect(value.arg1 == expected)
+    }
+
+    @Test(arguments: ["https://apple.com/test", "https://apple.com/test?x=1", "myapp://test", "ftp://apple.com/test/"])
+    func aLinkWithoutAFragmentDoesNotMatchATemplateWithOne(link: String) throws {
+        let withArgument: Deeplink<Args> = try "/test#\(\.arg1)"
+        let literal: Deeplink<Void> = "/test#top"
+        var value = Args(arg1: "kept")
+        let error = #expect(throws: DeeplinkError.self) { try withArgument.parse(try url(link), into: &value) }
+        #expect(error?.code == .literalMismatch)
+        #expect(value.arg1 == "kept")
+        #expect(throws: DeeplinkError.self) { try literal.parse(try url(link)) }
+    }
+
+    @Test func aTemplateWithoutAFragmentIgnoresTheLinks() throws {
+        let template: Deeplink<Void> = "/test"
+        try template.parse(try url("https://apple.com/test#anything"))
+    }
+
+    @Test func aTemplatesQueryMarkNeedsAQuery() throws {
+        let template: Deeplink<Void> = "/test?"
+        try template.parse(try url("https://apple.com/test?"))
+        try template.parse(try url("https://apple.com/test?a=1"))
+        #expect(throws: DeeplinkError.self) { try template.parse(try url("https://apple.com/test")) }
+    }
+}
