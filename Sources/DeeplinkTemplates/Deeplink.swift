@@ -50,6 +50,8 @@ struct Slot<Value> {
     }
 
     let name: String
+    /// The property; a template binds each one once.
+    let keyPath: AnyKeyPath
     let extent: Extent
     let write: (inout Value, String) -> Bool
     let read: (Value) -> String?
@@ -80,6 +82,12 @@ public struct DeeplinkInterpolation<Value>: StringInterpolationProtocol {
                     + "so where one ends cannot be known"
             )
         }
+        for case .argument(let earlier) in components where earlier.keyPath == slot.keyPath {
+            throw DeeplinkError(
+                .repeatedArgument,
+                "the argument {\(slot.name)} is bound twice in the template: a property is read from one place only"
+            )
+        }
         components.append(.argument(slot))
     }
 
@@ -95,6 +103,7 @@ public struct DeeplinkInterpolation<Value>: StringInterpolationProtocol {
         try append(
             Slot(
                 name: Self.name(of: keyPath),
+                keyPath: keyPath,
                 extent: .segment,
                 write: { value, text in
                     guard let parsed = T(deeplinkArgument: text) else { return false }
@@ -118,6 +127,7 @@ public struct DeeplinkInterpolation<Value>: StringInterpolationProtocol {
     ) -> Slot<Value> {
         Slot(
             name: name(of: keyPath),
+            keyPath: keyPath,
             extent: extent,
             write: {
                 $0[keyPath: keyPath] = $1
@@ -135,6 +145,7 @@ public struct DeeplinkInterpolation<Value>: StringInterpolationProtocol {
         try append(
             Slot(
                 name: Self.name(of: keyPath),
+                keyPath: keyPath,
                 extent: .segment,
                 write: { value, text in
                     let items = text.isEmpty ? [] : text.components(separatedBy: separator)

@@ -170,3 +170,59 @@ struct Args: Equatable, DefaultInitializable {
         #expect(throws: DeeplinkError.self) { try template.parse(try url("https://apple.com/test")) }
     }
 }
+
+/// A template refused when it is created, with the code and the message that names the argument.
+struct RefusedTemplate: Sendable, CustomTestStringConvertible {
+    let testDescription: String
+    let make: @Sendable () throws -> Void
+}
+
+/// Properties a list or repeated-argument template writes.
+struct Lists: Equatable, DefaultInitializable {
+    var ids: [Int]?
+    var names: [String]?
+    var ratios: [Double]?
+    var id: Int?
+}
+
+/// One argument, one place: a template that binds a property twice is refused when it is created.
+@Suite struct RepeatedArgumentTests {
+    static let refused: [RefusedTemplate] = [
+        RefusedTemplate(testDescription: "/{arg1}#{arg1}") { let _: Deeplink<Args> = try "/\(\.arg1)#\(\.arg1)" },
+        RefusedTemplate(testDescription: "/{arg1}/x/{arg1}") { let _: Deeplink<Args> = try "/\(\.arg1)/x/\(\.arg1)" },
+        RefusedTemplate(testDescription: "?a={arg1}&b={arg1}") {
+            let _: Deeplink<Args> = try "/t?a=\(\.arg1)&b=\(\.arg1)"
+        },
+        RefusedTemplate(testDescription: "?{arg1}={arg1}") { let _: Deeplink<Args> = try "/t?\(\.arg1)=\(\.arg1)" },
+        RefusedTemplate(testDescription: "/{arg1}/{arg1|rest}") {
+            let _: Deeplink<Args> = try "/\(\.arg1)/\(rest: \.arg1)"
+        },
+        RefusedTemplate(testDescription: "/{ids|list:,}/{ids|list:,}") {
+            let _: Deeplink<Lists> = try "/\(list: \.ids)/\(list: \.ids)"
+        },
+        RefusedTemplate(testDescription: "/{ids|list:,}#{ids|list:;}") {
+            let _: Deeplink<Lists> = try "/\(list: \.ids, separator: ",")#\(list: \.ids, separator: ";")"
+        },
+        RefusedTemplate(testDescription: "/{ids}/{id}?x={ids}") {
+            let _: Deeplink<Lists> = try "/\(list: \.ids)/\(\.id)?x=\(list: \.ids)"
+        },
+    ]
+
+    @Test(arguments: refused)
+    func aPropertyBoundTwiceIsRefusedAtCreation(template: RefusedTemplate) throws {
+        do {
+            try template.make()
+            Issue.record("created")
+        } catch let error as DeeplinkError {
+            #expect(error.code == .repeatedArgument)
+            #expect(error.message.contains("{arg1}") || error.message.contains("{ids}"))
+        }
+    }
+
+    @Test func differentPropertiesWithTheSameTextAreFine() throws {
+        let template: Deeplink<Args> = try "/\(\.arg1)/x/\(\.arg2)#y"
+        var value = Args()
+        try template.parse(try url("https://apple.com/a/x/b#y"), into: &value)
+        #expect(value == Args(arg1: "a", arg2: "b"))
+    }
+}
