@@ -149,8 +149,8 @@ extension Deeplink {
                     end = found
                 }
                 let raw = String(target[position..<end])
-                let text = raw.removingPercentEncoding ?? raw
-                guard slot.write(&value, text) else {
+                guard slot.write(&value, slot.items(raw)) else {
+                    let text = raw.removingPercentEncoding ?? raw
                     throw DeeplinkError(
                         .invalidArgument,
                         "in the \(part), \"\(text)\" is not a valid value for {\(slot.name)}"

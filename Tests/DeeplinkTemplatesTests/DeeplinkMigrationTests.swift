@@ -226,3 +226,43 @@ struct Lists: Equatable, DefaultInitializable {
         #expect(value == Args(arg1: "a", arg2: "b"))
     }
 }
+
+/// Building a URL keeps a list's separator as the template declares it; the items are still escaped.
+@Suite struct ListEncodingTests {
+    @Test func aDeclaredSeparatorIsWrittenLiterally() throws {
+        let template: Deeplink<Lists> = try "/restaurants/ids=\(list: \.ids, separator: ",")"
+        let built = template.url(for: Lists(ids: [123, 456, 789]), scheme: "https", host: "example.com")
+        #expect(built == "https://example.com/restaurants/ids=123,456,789")
+    }
+
+    @Test(arguments: [
+        (",", ["a", "b c"], "/n/a,b%20c"), (";", ["a;b", "c"], "/n/a%3Bb;c"), (",", ["a,b", "%"], "/n/a%2Cb,%25"),
+        ("|", ["a", "b"], "/n/a%7Cb"), ("/", ["a", "b"], "/n/a%2Fb"), ("--", ["a-b", "c"], "/n/a%2Db--c"),
+        (",", [], "/n/"),
+    ])
+    func itemsAreEscapedAndParseBack(separator: String, names: [String], path: String) throws {
+        let template: Deeplink<Lists> = try "/n/\(list: \.names, separator: separator)"
+        let built = template.url(for: Lists(names: names), scheme: "https", host: "example.com")
+        #expect(built == "https://example.com" + path)
+        var parsed = Lists()
+        try template.parse(try url(built), into: &parsed)
+        #expect(parsed.names == names)
+    }
+
+    @Test func aSeparatorThatIsAlsoInTheItemsIsEscapedInside() throws {
+        let template: Deeplink<Lists> = try "/r/\(list: \.ratios, separator: ".")?ids=\(list: \.ids, separator: ";")"
+        let original = Lists(ids: [1, -2], ratios: [1.5, 2])
+        let built = template.url(for: original, scheme: "https", host: "example.com")
+        #expect(built == "https://example.com/r/1%2E5.2%2E0?ids=1;-2")
+        var parsed = Lists()
+        try template.parse(try url(built), into: &parsed)
+        #expect(parsed == original)
+    }
+
+    @Test func anEscapedSeparatorInALinkIsPartOfAnItem() throws {
+        let template: Deeplink<Lists> = try "/n/\(list: \.names)"
+        var parsed = Lists()
+        try template.parse(try url("https://example.com/n/a%2Cb,c"), into: &parsed)
+        #expect(parsed.names == ["a,b", "c"])
+    }
+}
