@@ -14,6 +14,11 @@ public struct ServerConfiguration: Sendable {
     public var reloadInterval: Duration
     /// The longest link accepted (longer: 414).
     public var maximumLinkLength: Int
+    /// The room the request line leaves for the request target (``ConnectionLimits/maximumRequestTargetBytes``):
+    /// the longest link percent-encoded in the query (three bytes for each of its bytes), and 1 KiB more for the
+    /// path and the other parameters. A longer link than ``maximumLinkLength`` still reaches the route, which
+    /// answers `414` with the JSON error.
+    public var maximumRequestTargetBytes: Int { 3 * maximumLinkLength + 1024 }
     /// The largest request body accepted (larger: 413).
     public var maximumBodyBytes: Int
     /// The most links in one batch request.

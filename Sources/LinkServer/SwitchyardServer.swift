@@ -89,6 +89,7 @@ public struct SwitchyardServer: Sendable {
     ) async -> some ApplicationProtocol {
         var limits = configuration.connectionLimits
         limits.maximumBodyBytes = configuration.maximumBodyBytes
+        limits.maximumRequestTargetBytes = configuration.maximumRequestTargetBytes
         let metrics = metrics
         let reloader = await RuleReloader(
             interval: configuration.reloadInterval,
