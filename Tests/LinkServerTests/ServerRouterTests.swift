@@ -40,6 +40,32 @@ import Testing
         }
     }
 
+    /// Hummingbird sends any method a path does not handle to its not-found responder, so a method the 405 table
+    /// could not list in advance (`OPTIONS`, `HEAD`, one it has never heard of) would be a misleading 404.
+    @Test(arguments: [
+        ("/v1/resolve", "OPTIONS", "GET, POST"),
+        ("/v1/explain", "HEAD", "GET"),
+        ("/v1/tests", "BREW", "GET"),
+        ("/v1/apps", "POST", "GET"),
+        ("/v1/resolve/", "PUT", "GET, POST"),
+        ("/metrics", "TRACE", "GET"),
+    ])
+    func anyMethodAPathDoesNotHandleIs405(path: String, method: String, allow: String) async throws {
+        try await Self.server().application().test(.router) { client in
+            try await client.execute(uri: path, method: try #require(HTTPRequest.Method(method))) { response in
+                #expect(response.status == .methodNotAllowed)
+                #expect(response.headers[.allow] == allow)
+                if method != "HEAD" {
+                    let text = String(buffer: response.body)
+                    #expect(text.hasPrefix(#"{"version":"#), "\(text)")
+                    let error = try Self.error(response)
+                    #expect(error["code"] as? String == "E_METHOD")
+                    #expect((error["message"] as? String)?.contains(method) == true)
+                }
+            }
+        }
+    }
+
     @Test func aRouteAddedLaterGetsItsAllowLineFromTheRouter() async throws {
         let server = try await Self.server()
         let extra = RouteCollection(context: SwitchyardRequestContext.self)
@@ -63,10 +89,16 @@ import Testing
 
     @Test func unknownPathsAre404WithAJSONError() async throws {
         try await Self.server().application().test(.router) { client in
-            for path in ["/nope", "/v1/resolver", "/v1"] {
-                try await client.execute(uri: path, method: .get) { response in
-                    #expect(response.status == .notFound)
+            let unknown: [(String, HTTPRequest.Method)] = [
+                ("/nope", .get), ("/v1/resolver", .get), ("/v1", .get), ("/v1/", .get), ("/v1/resolve/x", .get),
+                ("/v1/nope", .post), ("/v2/resolve", .get), ("/nope", .delete), ("/v1/nope", .options),
+                ("/playground/missing.js", .get),
+            ]
+            for (path, method) in unknown {
+                try await client.execute(uri: path, method: method) { response in
+                    #expect(response.status == .notFound, "\(method) \(path)")
                     #expect(response.headers[.contentType] == "application/json; charset=utf-8")
+                    #expect(String(buffer: response.body).hasPrefix(#"{"version":"#))
                     let error = try Self.error(response)
                     #expect(error["code"] as? String == "E_NOT_FOUND")
                     #expect((error["message"] as? String)?.contains(path) == true)
