@@ -52,7 +52,8 @@ public struct SwitchyardServer: Sendable {
         store = RuleSetStore(
             network.resolver(for: loaded.rules),
             testReport: loaded.testReport,
-            fileSignature: Self.signature(of: configuration.manifest)
+            fileSignature: Self.signature(of: configuration.manifest),
+            testTimeLimit: configuration.scriptBudget
         )
         metrics.recordGeneration(store.generation)
         logger.info(

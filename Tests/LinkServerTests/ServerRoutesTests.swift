@@ -160,6 +160,35 @@ import Testing
         }
     }
 
+    /// `/v1/tests` runs the manifest's own tests with their scripts, through the runner `switchyard test` uses: the
+    /// v5 manifest's script cases that fail are counted, not hidden as skipped.
+    @Test(.enabled(if: SharedData.isAvailable, SharedData.skipReason))
+    func testsRunTheManifestsScriptsAsTheCommandLineDoes() async throws {
+        let manifest = try #require(SharedData.url("openerManifest-v5.json"))
+        let server = try await SwitchyardServer(
+            configuration: ServerConfiguration(port: 0, manifest: .file(manifest.path), networkEnabled: false)
+        )
+        // What `switchyard test openerManifest-v5.json` runs: the rules, and an offline script engine.
+        let command = await RuleTestRunner(rules: server.store.rules, engine: ScriptEngine(fetcher: nil)).run()
+        try await server.application().test(.router) { client in
+            try await client.execute(uri: "/v1/tests", method: .get) { response in
+                #expect(response.status == .ok)
+                let body = try Self.json(response.body)
+                let failed = try #require(body["failed"] as? Int)
+                #expect(failed > 0)
+                #expect(failed == command.failed)
+                #expect(body["passed"] as? Int == command.passed)
+                #expect(body["skipped"] as? Int == command.skipped)
+                let results = try #require(body["results"] as? [[String: Any]])
+                let scriptFailures = results.filter {
+                    $0["kind"] as? String == "script" && $0["status"] as? String == "failed"
+                }
+                #expect(!scriptFailures.isEmpty)
+                #expect(!results.contains { $0["reason"] as? String == "script" }, "a script case was skipped unrun")
+            }
+        }
+    }
+
     @Test func parsesXCallbackURLs() async throws {
         let app = try await Self.server().application()
         try await app.test(.router) { client in
