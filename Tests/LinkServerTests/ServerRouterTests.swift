@@ -46,7 +46,7 @@ import Testing
         ("/v1/resolve", "OPTIONS", "GET, POST"),
         ("/v1/explain", "HEAD", "GET"),
         ("/v1/tests", "BREW", "GET"),
-        ("/v1/apps", "POST", "GET"),
+        ("/v1/app-types", "POST", "GET"),
         ("/v1/resolve/", "PUT", "GET, POST"),
         ("/metrics", "TRACE", "GET"),
     ])

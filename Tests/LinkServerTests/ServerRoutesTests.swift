@@ -304,3 +304,33 @@ import Testing
         #expect(try server.store.rules.resolve("https://a.example/7").openings.first?.url == "a://7")
     }
 }
+    /// `/v1/app-types` lists what `/v1/choose` takes: every type and action it lists is answered there.
+    @Test func appTypesListWhatTheChooserTakes() async throws {
+        let app = try await Self.server().application()
+        try await app.test(.router) { client in
+            var types: [[String: Any]] = []
+            try await client.execute(uri: "/v1/app-types", method: .get) { response in
+                #expect(response.status == .ok)
+                types = try #require(try Self.json(response.body)["types"] as? [[String: Any]])
+            }
+            let twitter = try #require(types.first { $0["key"] as? String == "twitter" })
+            let actions = try #require(twitter["actions"] as? [[String: Any]])
+            #expect(actions.contains { $0["key"] as? String == "show_profile" && $0["name"] is String })
+            let parameters = try #require(twitter["parameters"] as? [[String: Any]])
+            #expect(parameters.contains { $0["key"] as? String == "profile_screenname" })
+            let apps = try #require(twitter["apps"] as? [[String: Any]])
+            #expect(apps.contains { $0["key"] as? String == "twitter" && $0["scheme"] is String })
+            #expect(types.count >= 4)
+            for type in types {
+                let key = try #require(type["key"] as? String)
+                for action in try #require(type["actions"] as? [[String: Any]]) {
+                    let actionKey = try #require(action["key"] as? String)
+                    try await client.execute(uri: "/v1/choose?type=\(key)&action=\(actionKey)", method: .get) {
+                        response in
+                        #expect(response.status == .ok, "\(key)/\(actionKey): \(String(buffer: response.body))")
+                    }
+                }
+            }
+        }
+    }
+
