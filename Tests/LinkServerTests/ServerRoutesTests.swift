@@ -112,6 +112,44 @@ import Testing
         }
     }
 
+    /// An opening without a URL says why as `{"code", "message"}`, like every other error, and an opening has one
+    /// shape in `/v1/resolve`, `/v1/explain` and a batch.
+    @Test func anOpeningsErrorIsACodeAndAMessageOnEveryRoute() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("opening-error-\(UUID())")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let file = directory.appendingPathComponent("rules.json")
+        let manifest =
+            #"{"apps": [{"identifier": "a", "name": "A", "scheme": "a"}], "actions": [{"title": "Open", "regex": "https?://j\\.example/\\?u=(.*)$", "formats": [{"appId": "a", "format": "$1"}]}]}"#
+        try Data(manifest.utf8).write(to: file)
+        let link = "https://j.example/?u=javascript:alert(1)"
+        let query = try #require(link.addingPercentEncoding(withAllowedCharacters: .alphanumerics))
+        let app = try await Self.server(.file(file.path)).application()
+        try await app.test(.router) { client in
+            var shapes: [NSDictionary] = []
+            for uri in ["/v1/resolve?url=\(query)", "/v1/explain?url=\(query)"] {
+                try await client.execute(uri: uri, method: .get) { response in
+                    #expect(response.status == .ok)
+                    let openings = try #require(try Self.json(response.body)["openings"] as? [[String: Any]])
+                    shapes += openings.filter { $0["app"] as? String == "a" }.map { $0 as NSDictionary }
+                }
+            }
+            let batch = ByteBuffer(string: #"{"urls": ["\#(link)"]}"#)
+            try await client.execute(uri: "/v1/resolve", method: .post, body: batch) { response in
+                let results = try #require(try Self.json(response.body)["results"] as? [[String: Any]])
+                let openings = try #require(results.first?["openings"] as? [[String: Any]])
+                shapes += openings.filter { $0["app"] as? String == "a" }.map { $0 as NSDictionary }
+            }
+            #expect(shapes.count == 3)
+            let error = try #require(shapes.first?["error"] as? [String: Any])
+            #expect(Set(error.keys) == ["code", "message"])
+            #expect(error["code"] as? String == "E_UNSAFE_OUTPUT")
+            #expect((error["message"] as? String)?.contains("javascript") == true, "\(error)")
+            #expect(shapes.first?["url"] is NSNull)
+            #expect(shapes.allSatisfy { $0 == shapes[0] }, "\(shapes)")
+        }
+    }
+
     @Test func batchResolvesInOrderAndReportsBadEntries() async throws {
         let app = try await Self.server().application()
         try await app.test(.router) { client in
@@ -280,30 +318,6 @@ import Testing
         }
     }
 
-    @Test func reloadSwapsGoodRulesAndKeepsThemWhenANewFileIsBad() async throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "switchyard-reload-\(UUID().uuidString)"
-        )
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let file = directory.appendingPathComponent("rules.json")
-        let good =
-            #"{"apps": [{"identifier": "a", "name": "A", "scheme": "a"}], "actions": [{"regex": "https://a\\.example/(\\d+)", "testInputs": ["https://a.example/1"], "formats": [{"appId": "a", "format": "a://$1", "testResults": ["a://1"]}]}]}"#
-        try Data(good.utf8).write(to: file)
-        let server = try await Self.server(.file(file.path))
-        #expect(server.store.generation == 1)
-        #expect(await server.reload(reason: "test"))
-        #expect(server.store.generation == 2)
-        // A manifest whose own test fails is refused; the previous rules keep answering.
-        try Data(good.replacingOccurrences(of: #""a://1"]"#, with: #""a://2"]"#).utf8).write(to: file)
-        #expect(await server.reload(reason: "test") == false)
-        #expect(server.store.generation == 2)
-        #expect(server.store.lastRejection?.contains("tests fail") == true)
-        try Data("{ truncated".utf8).write(to: file)
-        #expect(await server.reload(reason: "test") == false)
-        #expect(try server.store.rules.resolve("https://a.example/7").openings.first?.url == "a://7")
-    }
-}
     /// `/v1/app-types` lists what `/v1/choose` takes: every type and action it lists is answered there.
     @Test func appTypesListWhatTheChooserTakes() async throws {
         let app = try await Self.server().application()
@@ -334,3 +348,27 @@ import Testing
         }
     }
 
+    @Test func reloadSwapsGoodRulesAndKeepsThemWhenANewFileIsBad() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "switchyard-reload-\(UUID().uuidString)"
+        )
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let file = directory.appendingPathComponent("rules.json")
+        let good =
+            #"{"apps": [{"identifier": "a", "name": "A", "scheme": "a"}], "actions": [{"regex": "https://a\\.example/(\\d+)", "testInputs": ["https://a.example/1"], "formats": [{"appId": "a", "format": "a://$1", "testResults": ["a://1"]}]}]}"#
+        try Data(good.utf8).write(to: file)
+        let server = try await Self.server(.file(file.path))
+        #expect(server.store.generation == 1)
+        #expect(await server.reload(reason: "test"))
+        #expect(server.store.generation == 2)
+        // A manifest whose own test fails is refused; the previous rules keep answering.
+        try Data(good.replacingOccurrences(of: #""a://1"]"#, with: #""a://2"]"#).utf8).write(to: file)
+        #expect(await server.reload(reason: "test") == false)
+        #expect(server.store.generation == 2)
+        #expect(server.store.lastRejection?.contains("tests fail") == true)
+        try Data("{ truncated".utf8).write(to: file)
+        #expect(await server.reload(reason: "test") == false)
+        #expect(try server.store.rules.resolve("https://a.example/7").openings.first?.url == "a://7")
+    }
+}
