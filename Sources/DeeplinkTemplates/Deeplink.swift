@@ -85,17 +85,7 @@ public struct DeeplinkInterpolation<Value>: StringInterpolationProtocol {
 
     /// An optional string property: the original library's argument.
     public mutating func appendInterpolation(_ keyPath: WritableKeyPath<Value, String?>) throws(DeeplinkError) {
-        try append(
-            Slot(
-                name: Self.name(of: keyPath),
-                extent: .segment,
-                write: {
-                    $0[keyPath: keyPath] = $1
-                    return true
-                },
-                read: { $0[keyPath: keyPath] }
-            )
-        )
+        try append(Self.textSlot(keyPath, extent: .segment))
     }
 
     /// A typed property (`Int?`, `UUID?`, `Bool?`, an enum): text that does not read as the type fails the match.
@@ -118,16 +108,22 @@ public struct DeeplinkInterpolation<Value>: StringInterpolationProtocol {
 
     /// A catch-all argument: takes the rest of the URL (up to the next literal, if any), slashes included.
     public mutating func appendInterpolation(rest keyPath: WritableKeyPath<Value, String?>) throws(DeeplinkError) {
-        try append(
-            Slot(
-                name: Self.name(of: keyPath),
-                extent: .rest,
-                write: {
-                    $0[keyPath: keyPath] = $1
-                    return true
-                },
-                read: { $0[keyPath: keyPath] }
-            )
+        try append(Self.textSlot(keyPath, extent: .rest))
+    }
+
+    /// The slot of a string property: the matched text as it is.
+    private static func textSlot(
+        _ keyPath: WritableKeyPath<Value, String?>,
+        extent: Slot<Value>.Extent
+    ) -> Slot<Value> {
+        Slot(
+            name: name(of: keyPath),
+            extent: extent,
+            write: {
+                $0[keyPath: keyPath] = $1
+                return true
+            },
+            read: { $0[keyPath: keyPath] }
         )
     }
 

@@ -39,11 +39,14 @@ enum SwitchyardProcess {
         return try await run(executable: binary, arguments: arguments, timeout: timeout)
     }
 
-    /// Runs any program with no input; output goes to temporary files so large outputs cannot block on a full pipe,
-    /// and the wait sleeps the task rather than blocking a thread of the Swift concurrency pool the tests share.
+    /// Runs any program with no input, in `workingDirectory` (default: the test's), with `environment` added to the test's
+    /// own; output goes to temporary files so large outputs cannot block on a full pipe, and the wait sleeps the task
+    /// rather than blocking a thread of the Swift concurrency pool the tests share.
     static func run(
         executable: URL,
         arguments: [String],
+        environment: [String: String] = [:],
+        workingDirectory: URL? = nil,
         timeout: Duration = .seconds(120)
     ) async throws -> CommandOutcome {
         let directory = try TemporaryDirectory()
@@ -61,6 +64,8 @@ enum SwitchyardProcess {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        if let workingDirectory { process.currentDirectoryURL = workingDirectory }
         process.standardOutput = stdout
         process.standardError = stderr
         process.standardInput = FileHandle.nullDevice
