@@ -33,6 +33,11 @@ public struct ServerConfiguration: Sendable {
     public var maximumScriptRequests: Int
     /// Where a manifest URL's last good copy is kept.
     public var cacheDirectory: URL
+    /// How the server's own logger writes, when it is not given one: nil (the default) logs through swift-log's
+    /// logging system, as the process bootstrapped it (`switchyard serve --log-format` bootstraps it with
+    /// ``LogFormat/handler(label:level:stream:)``); `.text` or `.json` makes a handler of that format on standard
+    /// error at `info`, whatever the process's logging system is (``JSONLogHandler``: one JSON object per line).
+    public var logFormat: LogFormat?
     /// Bounds per connection: open connections, header size and count, header timeout (the body limit is
     /// ``maximumBodyBytes``).
     public var connectionLimits = ConnectionLimits()

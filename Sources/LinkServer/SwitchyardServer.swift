@@ -27,12 +27,19 @@ public struct SwitchyardServer: Sendable {
     let logger: Logger
 
     /// Loads and vets the initial rules; a bad initial manifest is an error (there is nothing older to serve).
+    ///
+    /// - Parameter logger: Where the server logs (requests, reloads); by default a logger through the logging
+    ///   system, or in the configuration's ``ServerConfiguration/logFormat`` when it sets one.
     public init(
         configuration: ServerConfiguration,
-        logger: Logger = Logger(label: "switchyard.server")
+        logger: Logger? = nil
     ) async throws(RuleSetLoadError) {
         self.configuration = configuration
-        self.logger = logger
+        self.logger =
+            logger
+            ?? configuration.logFormat.map { format in Logger(label: "switchyard.server") { format.handler(label: $0) }
+            }
+            ?? Logger(label: "switchyard.server")
         let fetcher: (any LinkFetching)? =
             configuration.networkEnabled
             ? LiveFetcher(policy: NetworkPolicy(allowPrivateAddresses: configuration.allowPrivateAddresses)) : nil
@@ -56,7 +63,7 @@ public struct SwitchyardServer: Sendable {
             testTimeLimit: configuration.scriptBudget
         )
         metrics.recordGeneration(store.generation)
-        logger.info(
+        self.logger.info(
             "rules loaded",
             metadata: ["source": "\(configuration.manifest)", "actions": "\(loaded.rules.manifest.actions.count)"]
         )
