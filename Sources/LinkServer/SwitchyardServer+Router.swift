@@ -2,7 +2,8 @@ import Hummingbird
 
 extension SwitchyardServer {
     /// The router: the middleware every request passes, one route collection per area, then the `405` answers
-    /// derived from the routes registered.
+    /// derived from the routes registered. Every route is described in `/openapi.json` (`OpenAPITests` checks
+    /// both ways).
     ///
     /// - Parameter extraRoutes: More routes at the root, registered before the `405` table is read (for tests).
     func router(
@@ -15,6 +16,7 @@ extension SwitchyardServer {
         router.add(middleware: UploadLimitMiddleware(limit: configuration.maximumBodyBytes))
         router.addRoutes(OperationsRoutes(store: store, metrics: metrics).collection)
         router.addRoutes(PlaygroundRoutes.collection)
+        router.addRoutes(OpenAPIRoutes.collection)
         router.addRoutes(ResolveRoutes(store: store, configuration: configuration).collection, atPath: "/v1")
         router.addRoutes(RuleSetRoutes(store: store).collection, atPath: "/v1")
         router.addRoutes(XCallbackRoutes.collection, atPath: "/v1")
