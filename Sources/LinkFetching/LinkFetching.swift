@@ -23,7 +23,7 @@ public struct FetchRequest: Sendable, Hashable {
         case head = "HEAD"
     }
 
-    /// The link to fetch: parsed once by the one parser matching uses too (the wire gets its ``Link/requestText``).
+    /// The link to fetch: parsed once by the one parser matching uses too (the wire gets its `requestText`).
     public var url: Link
     /// GET or HEAD.
     public var method: Method

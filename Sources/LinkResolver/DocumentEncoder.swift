@@ -1,4 +1,5 @@
 import Foundation
+import LinkRules
 
 /// The version of Switchyard: `switchyard --version` prints it, every JSON document carries it as `"version"`, and
 /// the HTTP API's OpenAPI description gives it. It changes with every release (see CHANGELOG.md).
@@ -24,6 +25,17 @@ public enum DocumentEncoder {
     ///
     /// Throws when `value` cannot be written as JSON (a NaN) or is not an object.
     public static func document(_ value: some Encodable, pretty: Bool = false) throws(EncodingError) -> Data {
+        // The documents a server writes most write themselves, to the same bytes (see DocumentJSON).
+        if !pretty, let writable = value as? any DocumentJSONWritable {
+            var json = DocumentJSON()
+            json.openObject()
+            json.key("version")
+            json.string(SwitchyardVersion.current)
+            if writable.writeMembers(to: &json) {
+                json.closeObject()
+                return Data(json.bytes)
+            }
+        }
         let body: Data
         do {
             body = try json(pretty: pretty).encode(value)

@@ -21,15 +21,22 @@ public final class ScriptEngine: Sendable {
     private let runawayRecords = Mutex<[Int: RunawayRecord]>([:])
     /// The time since the engine started, on the clock it was given (injectable for the runaway policy's tests).
     private let elapsed: @Sendable () -> Duration
+    /// Outputs of runs that did not touch the network, by script and input (nil: every run runs).
+    private let results: ScriptResultCache?
 
     /// Creates an engine. With `runaways`, a script stopped at its time limit too often is not run for a while (a
     /// server under attack sets this; one-off tools need not). `maximumSubrequests` bounds the network requests of
     /// one run (the next one throws `E_TOO_MANY_SUBREQUESTS` in JavaScript). `clock` times the runaway policy's
     /// windows and cooldowns; each run's own limit is the deadline its caller gives, on the continuous clock.
+    ///
+    /// `resultCacheCapacity` outputs of runs that made no network request are kept, by script source and input, and
+    /// given again for the same script and input without running it (0: none kept). Scripts are taken to be
+    /// functions of their input, as Opener's are; a run stopped at its deadline, or that fetched, is never kept.
     public init<C: Clock>(
         fetcher: (any LinkFetching)?,
         runaways: RunawayPolicy? = nil,
         maximumSubrequests: Int = ScriptConfiguration.defaultMaximumSubrequests,
+        resultCacheCapacity: Int = 4096,
         clock: C = ContinuousClock()
     ) where C.Duration == Duration {
         runner = ScriptRunner(
@@ -39,9 +46,13 @@ public final class ScriptEngine: Sendable {
         )
         self.fetcher = fetcher
         self.runaways = runaways
+        results = resultCacheCapacity > 0 ? ScriptResultCache(capacity: resultCacheCapacity) : nil
         let start = clock.now
         elapsed = { start.duration(to: clock.now) }
     }
+
+    /// How many runs were answered with the kept output of an earlier run instead of running (for metrics).
+    public var reusedResultCount: Int { results?.reuseCount ?? 0 }
 
     /// Compiles a rule set's scripts: each is parsed once per engine, and a script that cannot run keeps its error
     /// for the openings that need it.
@@ -57,16 +68,20 @@ public final class ScriptEngine: Sendable {
         return CompiledScripts(table: table)
     }
 
-    /// Runs a compiled script on `input`, stopping it at `deadline`.
+    /// Runs a compiled script on `input`, stopping it at `deadline`, or gives the kept output of an earlier run of
+    /// the same script on the same input (see ``init(fetcher:runaways:maximumSubrequests:resultCacheCapacity:clock:)``).
     public func run(
         _ script: CompiledScript,
         input: String,
         deadline: ContinuousClock.Instant
     ) async -> Result<String?, ScriptError> {
+        if let kept = results?.output(of: script, input: input) { return kept }
         let admission = admit(script)
         if case .refused(let refusal) = admission { return .failure(refusal) }
         let network = fetcher.map { FetcherScriptNetwork(fetcher: $0) }
-        let output = await runner.run(script, input: input, network: network, deadline: deadline).output
+        let result = await runner.run(script, input: input, network: network, deadline: deadline)
+        results?.keep(result, of: script, input: input)
+        let output = result.output
         let stopped = if case .failure(let error) = output { error.code == .timeout } else { false }
         record(admission, of: script.id, stopped: stopped)
         return output

@@ -238,12 +238,32 @@ final class ScriptWorker: @unchecked Sendable {
 enum ResidentMemory {
     static let pageSize = Int(sysconf(Int32(_SC_PAGESIZE)))
 
+    #if os(Linux)
+    /// `/proc/self/statm`, opened once: every script run reads it at its start and the watchdog while it runs, and
+    /// opening it each time (a path lookup and a `String` through Foundation) cost 6% of a loaded server's time.
+    private static let statm = open("/proc/self/statm", O_RDONLY | O_CLOEXEC)
+    #endif
+
+    /// The process's resident size in bytes (0 where it cannot be read: other platforms, or a failed read).
     static func current() -> Int {
         #if os(Linux)
-        guard let text = try? String(contentsOfFile: "/proc/self/statm", encoding: .ascii) else { return 0 }
-        let fields = text.split(separator: " ")
-        guard fields.count > 1, let pages = Int(fields[1]) else { return 0 }
-        return pages * pageSize
+        guard statm >= 0 else { return 0 }
+        // `size resident shared …` in pages; a read at offset 0 makes the kernel write the file afresh.
+        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 128) { buffer in
+            let count = pread(statm, buffer.baseAddress, buffer.count, 0)
+            guard count > 0 else { return 0 }
+            var field = 0
+            var pages = 0
+            for byte in buffer.prefix(count) {
+                if byte == UInt8(ascii: " ") {
+                    field += 1
+                    if field > 1 { break }
+                } else if field == 1, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) {
+                    pages = pages * 10 + Int(byte - UInt8(ascii: "0"))
+                }
+            }
+            return pages * pageSize
+        }
         #else
         return 0
         #endif

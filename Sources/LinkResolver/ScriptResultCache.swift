@@ -1,0 +1,93 @@
+import LinkScripts
+import Synchronization
+
+/// The outputs of script runs that did not touch the network, by script and input, so that a link seen again does
+/// not run the same scripts again (a server's repeated links: each script run costs a worker's thread hop and
+/// tens of microseconds of JavaScript, the matcher a few microseconds for the whole link).
+///
+/// Scripts are taken to be functions of their input, as Opener's are: a run that made a network request is never
+/// kept, nor one whose outcome depends on the moment (stopped at its deadline, out of memory, set aside, not run).
+/// The key is the script's process-wide identifier, one per source text, so a reload that keeps a script keeps its
+/// results, and one that changes it starts afresh. Bounded: two generations of at most `capacity / 2` entries each;
+/// when the newer fills up it becomes the older one and the older one is dropped, so the results in use survive
+/// and the memory stays bounded (inputs longer than ``maximumInputLength`` are not kept).
+final class ScriptResultCache: Sendable {
+    struct Key: Hashable, Sendable {
+        let script: Int
+        let input: String
+    }
+
+    /// Inputs longer than this (in UTF-8 bytes) are not kept.
+    static let maximumInputLength = 4096
+
+    private struct Generations {
+        var newer: [Key: Result<String?, ScriptError>] = [:]
+        var older: [Key: Result<String?, ScriptError>] = [:]
+    }
+
+    private let generations = Mutex(Generations())
+    private let generationCapacity: Int
+    private let reuses = Atomic<Int>(0)
+
+    /// How many runs were answered with a kept output.
+    var reuseCount: Int { reuses.load(ordering: .relaxed) }
+
+    /// A cache of at most `capacity` results (at least 2).
+    init(capacity: Int) {
+        generationCapacity = max(1, capacity / 2)
+    }
+
+    /// The kept output of `script` on `input`, with the rule name of this `script` in an error (one source may serve
+    /// several rules).
+    func output(of script: CompiledScript, input: String) -> Result<String?, ScriptError>? {
+        let key = Key(script: script.id, input: input)
+        let found = generations.withLock { generations -> Result<String?, ScriptError>? in
+            if let output = generations.newer[key] { return output }
+            guard let output = generations.older[key] else { return nil }
+            Self.insert(output, for: key, into: &generations, capacity: generationCapacity)
+            return output
+        }
+        guard let found else { return nil }
+        reuses.add(1, ordering: .relaxed)
+        return found.mapError { error in
+            var error = error
+            error.rule = script.name
+            return error
+        }
+    }
+
+    /// Keeps `result` of `script` on `input` when it can be reused (see the type's discussion).
+    func keep(_ result: ScriptResult, of script: CompiledScript, input: String) {
+        guard !result.usedNetwork, input.utf8.count <= Self.maximumInputLength, Self.isReusable(result.output) else {
+            return
+        }
+        let key = Key(script: script.id, input: input)
+        generations.withLock { Self.insert(result.output, for: key, into: &$0, capacity: generationCapacity) }
+    }
+
+    /// Whether an output depends only on the script and its input.
+    static func isReusable(_ output: Result<String?, ScriptError>) -> Bool {
+        guard case .failure(let error) = output else { return true }
+        switch error.code {
+        case .exception, .noCompletion, .badResultType, .badResultURL, .resultTooLarge, .needsNetwork, .syntax,
+            .noProcess:
+            return true
+        case .timeout, .memory, .quarantined, .exhausted, .networkBlocked, .tooManySubrequests:
+            return false
+        }
+    }
+
+    private static func insert(
+        _ output: Result<String?, ScriptError>,
+        for key: Key,
+        into generations: inout Generations,
+        capacity: Int
+    ) {
+        if generations.newer.count >= capacity {
+            generations.older = generations.newer
+            generations.newer = [:]
+            generations.newer.reserveCapacity(capacity)
+        }
+        generations.newer[key] = output
+    }
+}
