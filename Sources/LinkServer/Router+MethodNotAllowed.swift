@@ -9,11 +9,17 @@ extension Router {
     /// is built with the middleware added before the router is made; middleware added after the last route applies
     /// to that responder alone. So the table is read from the router's routes here, after the last route is added,
     /// and the middleware sees only the requests that no route answered.
-    func addMethodNotAllowed() {
+    ///
+    /// - Parameter headFollowsGet: Whether the router was made with `autoGenerateHeadEndpoints`, so that every GET
+    ///   path also answers HEAD (and `Allow` says so).
+    func addMethodNotAllowed(headFollowsGet: Bool) {
         var allowedByPath: [String: (path: String, methods: [HTTPRequest.Method])] = [:]
         for route in routes {
             let key = MethodNotAllowedMiddleware<Context>.key(route.path.description)
             allowedByPath[key, default: (route.path.description, [])].methods.append(route.method)
+            if route.method == .get, headFollowsGet {
+                allowedByPath[key]?.methods.append(.head)
+            }
         }
         add(middleware: MethodNotAllowedMiddleware<Context>(allowedByPath: allowedByPath))
     }

@@ -9,7 +9,8 @@ extension SwitchyardServer {
     func router(
         adding extraRoutes: [RouteCollection<SwitchyardRequestContext>] = []
     ) -> Router<SwitchyardRequestContext> {
-        let router = Router(context: SwitchyardRequestContext.self)
+        // HEAD is answered on every GET route (its headers, no body): what a load balancer's check may send.
+        let router = Router(context: SwitchyardRequestContext.self, options: .autoGenerateHeadEndpoints)
         // Middleware applies to the routes added after it, and to the not-found answer.
         router.add(middleware: RequestMetricsMiddleware(metrics: metrics))
         router.add(middleware: ErrorDocumentMiddleware())
@@ -22,7 +23,7 @@ extension SwitchyardServer {
         router.addRoutes(XCallbackRoutes.collection, atPath: "/v1")
         router.addRoutes(ChooserRoutes(catalog: catalog).collection, atPath: "/v1")
         for routes in extraRoutes { router.addRoutes(routes) }
-        router.addMethodNotAllowed()
+        router.addMethodNotAllowed(headFollowsGet: true)
         return router
     }
 }

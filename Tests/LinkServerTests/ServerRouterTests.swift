@@ -21,13 +21,13 @@ import Testing
     }
 
     @Test(arguments: [
-        ("/v1/resolve", HTTPRequest.Method.delete, "GET, POST"),
-        ("/v1/resolve", .put, "GET, POST"),
-        ("/v1/explain", .post, "GET"),
+        ("/v1/resolve", HTTPRequest.Method.delete, "GET, HEAD, POST"),
+        ("/v1/resolve", .put, "GET, HEAD, POST"),
+        ("/v1/explain", .post, "GET, HEAD"),
         ("/v1/xcallback/parse", .get, "POST"),
-        ("/v1/tests", .patch, "GET"),
-        ("/healthz", .post, "GET"),
-        ("/", .post, "GET"),
+        ("/v1/tests", .patch, "GET, HEAD"),
+        ("/healthz", .post, "GET, HEAD"),
+        ("/", .post, "GET, HEAD"),
     ])
     func wrongMethodsAre405WithTheAllowedOnes(path: String, method: HTTPRequest.Method, allow: String) async throws {
         try await Self.server().application().test(.router) { client in
@@ -43,12 +43,12 @@ import Testing
     /// Hummingbird sends any method a path does not handle to its not-found responder, so a method the 405 table
     /// could not list in advance (`OPTIONS`, `HEAD`, one it has never heard of) would be a misleading 404.
     @Test(arguments: [
-        ("/v1/resolve", "OPTIONS", "GET, POST"),
-        ("/v1/explain", "HEAD", "GET"),
-        ("/v1/tests", "BREW", "GET"),
-        ("/v1/app-types", "POST", "GET"),
-        ("/v1/resolve/", "PUT", "GET, POST"),
-        ("/metrics", "TRACE", "GET"),
+        ("/v1/resolve", "OPTIONS", "GET, HEAD, POST"),
+        ("/v1/xcallback/parse", "HEAD", "POST"),
+        ("/v1/tests", "BREW", "GET, HEAD"),
+        ("/v1/app-types", "POST", "GET, HEAD"),
+        ("/v1/resolve/", "PUT", "GET, HEAD, POST"),
+        ("/metrics", "TRACE", "GET, HEAD"),
     ])
     func anyMethodAPathDoesNotHandleIs405(path: String, method: String, allow: String) async throws {
         try await Self.server().application().test(.router) { client in
@@ -61,6 +61,19 @@ import Testing
                     let error = try Self.error(response)
                     #expect(error["code"] as? String == "E_METHOD")
                     #expect((error["message"] as? String)?.contains(method) == true)
+                }
+            }
+        }
+    }
+
+    /// HEAD is answered wherever GET is: the headers, no body (a load balancer's health check may send it).
+    @Test func headIsAnsweredOnEveryGetRoute() async throws {
+        try await Self.server().application().test(.router) { client in
+            for path in ["/healthz", "/v1/apps", "/"] {
+                try await client.execute(uri: path, method: .head) { response in
+                    #expect(response.status == .ok, "\(path)")
+                    #expect(response.body.readableBytes == 0)
+                    #expect(response.headers[.contentType] != nil)
                 }
             }
         }
