@@ -32,6 +32,9 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Log level: trace, debug, info, notice, warning, error, critical.")
     var logLevel = "info"
 
+    @Option(help: "Log lines as text, or as one JSON object each (timestamp, level, label, message, metadata).")
+    var logFormat = LogFormat.text
+
     @Option(help: "Seconds each script of a request may run.")
     var scriptBudget: Double = 5
 
@@ -50,7 +53,7 @@ struct ServeCommand: AsyncParsableCommand {
             )
         }
         LoggingSystem.bootstrap { label in
-            var handler = StreamLogHandler.standardError(label: label)
+            var handler = logFormat.handler(label: label)
             handler.logLevel = level
             return handler
         }
