@@ -107,7 +107,7 @@ let package = Package(
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
             ] + nio,
-            resources: [.copy("Resources/playground")]
+            resources: [.copy("Resources/playground"), .copy("Resources/openapi.json")]
         ),
         // Naive baselines, corpora and timing: `package` access to the matcher, never part of a product.
         .target(

@@ -5,12 +5,13 @@ import Foundation
 /// fuzzed URL, and a template built at run time from fuzzed template-like text.
 ///
 /// Input: `url NUL template`. In the template text, `{s}` `{t}` (strings), `{i}` (Int), `{u}` (UUID), `{b}`
-/// (Bool), `{e}` (enum), `{l}` (list of Int), `{r}` (catch-all), `{q}` (string), `{p}` (Int) and `{f}` (string)
+/// (Bool), `{e}` (enum), `{l}` (list of Int), `{m}` (list of Int split on `;`), `{r}` (catch-all), `{q}` (string), `{p}` (Int) and `{f}` (string)
 /// are arguments; everything else is literal text.
 ///
 /// Invariants: matching never crashes or hangs; a center answers like its templates tried in order; and when a
 /// fixed template matches with plain values (letters and digits), the URL built back from the values
-/// (`url(for:)`, documented as the inverse of parsing) parses to the same values.
+/// (`url(for:)`, documented as the inverse of parsing) parses to the same values, query names that are arguments
+/// and lists with a declared separator included. A template that binds a property twice is refused when built.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let fields = FuzzInput.fields(FuzzInput.bytes(data, size), count: 2)
@@ -93,6 +94,10 @@ enum DeeplinkTemplateFuzzer {
                 try "/files/\(rest: \.rest)",
                 try "/files/\(rest: \.rest)/raw",
                 try "/search?q=\(\.query)&page=\(\.page)",
+                // Query names that are arguments, taken by position, mixed with a name found anywhere.
+                try "/pair?\(\.slug)=\(\.query)",
+                try "/pairs?a=\(\.id)&\(\.slug)=\(\.page)#\(\.fragment)",
+                try "/ids/\(list: \.ids, separator: ";")",
                 try "/doc/\(\.id)#\(\.fragment)",
                 try "/a/\(\.id).\(\.slug)",
                 (try "/item/\(\.id)" as Deeplink<DeeplinkFields>).scoped(scheme: "myapp"),
@@ -152,10 +157,12 @@ enum DeeplinkTemplateFuzzer {
     }
 
     /// A template from template-like text (see the file's documentation); nil when it cannot be built (two
-    /// adjacent arguments).
+    /// adjacent arguments, or a property bound twice, which must be refused).
     static func template(from text: String) -> Deeplink<DeeplinkFields>? {
         var interpolation = DeeplinkInterpolation<DeeplinkFields>(literalCapacity: text.count, interpolationCount: 0)
         var rest = Substring(text)
+        var bound: Set<Character> = []
+        var repeated = false
         do throws(DeeplinkError) {
             while let open = rest.firstIndex(of: "{") {
                 interpolation.appendLiteral(String(rest[..<open]))
@@ -167,6 +174,11 @@ enum DeeplinkTemplateFuzzer {
                     rest = rest[afterOpen...]
                     continue
                 }
+                // `{l}` and `{m}` bind the same property; binding one twice must be refused.
+                let property = rest[afterOpen] == "m" ? "l" : rest[afterOpen]
+                if "stiubelmrqpf".contains(property) {
+                    repeated = repeated || !bound.insert(property).inserted
+                }
                 switch rest[afterOpen] {
                 case "s": try interpolation.appendInterpolation(\.id)
                 case "t": try interpolation.appendInterpolation(\.slug)
@@ -175,6 +187,7 @@ enum DeeplinkTemplateFuzzer {
                 case "b": try interpolation.appendInterpolation(\.flag)
                 case "e": try interpolation.appendInterpolation(\.section)
                 case "l": try interpolation.appendInterpolation(list: \.ids)
+                case "m": try interpolation.appendInterpolation(list: \.ids, separator: ";")
                 case "r": try interpolation.appendInterpolation(rest: \.rest)
                 case "q": try interpolation.appendInterpolation(\.query)
                 case "p": try interpolation.appendInterpolation(\.page)
@@ -185,8 +198,13 @@ enum DeeplinkTemplateFuzzer {
             }
             interpolation.appendLiteral(String(rest))
         } catch {
+            fuzzExpect(
+                error.code != .repeatedArgument || repeated,
+                "\(FuzzInput.preview(text)) was refused as repeating an argument: \(error)"
+            )
             return nil
         }
+        fuzzExpect(!repeated, "\(FuzzInput.preview(text)) binds a property twice and was not refused")
         return Deeplink(stringInterpolation: interpolation)
     }
 }

@@ -71,4 +71,50 @@ do {
 // Templates also build URLs: arguments are percent-encoded, so they never change the URL's shape.
 print(search.url(for: Search(query: "a&b c", page: 3), scheme: "https", host: "tickets.example"))
 // → https://tickets.example/search?q=a%26b%20c&page=3
+
+// A list's separator is written as the template declares it; the items are escaped.
+struct Restaurants: Sendable, DefaultInitializable {
+    var ids: [Int]?
+}
+let restaurants: Deeplink<Restaurants> = try "/restaurants/ids=\(list: \.ids, separator: ",")"
+print(restaurants.url(for: Restaurants(ids: [123, 456, 789]), scheme: "https", host: "food.example"))
+// → https://food.example/restaurants/ids=123,456,789
+// snippet.end
+
+// snippet.moving
+// A query parameter's name may be an argument: that pair takes the link's pair at the same position.
+struct Filter: Sendable, DefaultInitializable {
+    var key: String?
+    var value: String?
+}
+let filter: Deeplink<Filter> = try "/filter?\(\.key)=\(\.value)"
+var chosen = Filter()
+try filter.parse(URL(string: "myapp://filter?color=red&size=m")!, into: &chosen)
+print(chosen.key ?? "", chosen.value ?? "")
+// → color red
+
+// A template's fragment is part of it, and a template binds each property once.
+let part: Deeplink<Filter> = try "/doc#\(\.value)"
+print(part.matches(URL(string: "https://docs.example/doc")!, startingWith: Filter()))
+// → false
+do {
+    let _: Deeplink<Filter> = try "/doc/\(\.value)#\(\.value)"
+} catch {
+    print(error.code)
+}
+// → repeatedArgument
+
+// Where Deeplink differs: the whole path is matched, not a prefix;
+print(artist.matches(URL(string: "https://tickets.example/artist/metallica/42/edit")!, startingWith: Artist()))
+// → false
+// values are percent-decoded, and query pairs with a literal name are found by name, in any order;
+var decoded = Search()
+try search.parse(URL(string: "https://tickets.example/search?page=1&utm_source=x&q=caf%C3%A9")!, into: &decoded)
+print(decoded.query ?? "", decoded.page ?? 0)
+// → café 1
+// an app's own scheme has no host (its "host" is the route's first segment); ftp, file, ws… have one, as http does.
+print(settings.matches(URL(string: "myapp://settings")!, startingWith: ()))
+// → true
+print(settings.matches(URL(string: "ftp://tickets.example/settings")!, startingWith: ()))
+// → true
 // snippet.end

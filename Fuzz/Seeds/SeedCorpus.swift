@@ -110,12 +110,16 @@ struct SeedSet {
             "https://example.com/files/a/b/c.txt", "https://example.com/files/a/b/raw",
             "https://example.com/search?page=2&q=abc",
             "https://example.com/doc/7#part", "https://example.com/a/12.abc", "myapp://item/5",
-            "https://example.com/user/jo",
+            "https://example.com/user/jo", "https://example.com/pair?key=value",
+            "https://example.com/pairs?a=1&b=2#top", "https://example.com/pairs?b=9&a=1&c=3#x",
+            "https://example.com/ids/1;2;3",
         ] {
             add("deeplink", link)
         }
         add("deeplink", "https://example.com/x/1/y?flag=true#top" + separator + "/x/{i}/y?flag={b}#{f}")
         add("deeplink", "app://item/a,b/rest/of/it" + separator + "/item/{l}/{r}")
+        add("deeplink", "ftp://example.com/x?a=1&k=v#f" + separator + "/x?a={s}&{t}={q}#{f}")
+        add("deeplink", "myapp://x/1;2?=v" + separator + "/x/{m}?{q}={s}")
     }
 
     /// The manifest's entries as small manifests, and their test inputs, formats and redirect tests.

@@ -4,8 +4,10 @@ extension Deeplink {
     /// Matches `url` and writes its arguments into `value`; properties the template does not mention keep their
     /// value, and an argument with no text in the URL becomes `""`.
     ///
-    /// Paths are matched by default; a template that contains `?` also matches the query (named parameters, in
-    /// any order, unknown ones ignored) and one with `#` the fragment.
+    /// Paths are matched by default; a template that contains `?` also matches the query and needs the link to have
+    /// one, and a template with `#` matches the fragment and needs the link to have one. In the query, a pair whose
+    /// name is literal is found by name, in any order, unknown ones ignored; a pair whose name is an argument takes
+    /// the link's pair at the same position.
     public func parse(_ url: URL, into value: inout Value) throws(DeeplinkError) {
         try checkScope(url)
         let (pathComponents, queryComponents, fragmentComponents) = split()
@@ -13,16 +15,20 @@ extension Deeplink {
         var working = value
         try Self.match(pathComponents, against: parts.path, part: "path", into: &working, exact: true)
         if let queryComponents {
+            // With pairs to find, a link without a query says which is missing; an empty query part needs the "?".
+            if parts.query == nil && queryComponents.isEmpty {
+                throw DeeplinkError(.literalMismatch, "the link has no query, and the template \(pattern) has \"?\"")
+            }
             try Self.matchQuery(queryComponents, against: parts.query ?? "", into: &working)
         }
         if let fragmentComponents {
-            try Self.match(
-                fragmentComponents,
-                against: parts.fragment ?? "",
-                part: "fragment",
-                into: &working,
-                exact: true
-            )
+            guard let fragment = parts.fragment else {
+                throw DeeplinkError(
+                    .literalMismatch,
+                    "the link has no fragment, and the template \(pattern) has \"#\""
+                )
+            }
+            try Self.match(fragmentComponents, against: fragment, part: "fragment", into: &working, exact: true)
         }
         value = working
     }
@@ -82,6 +88,10 @@ extension Deeplink {
 
     /// Path, query and fragment of any URL form: `https://host/path`, `scheme:///path`, and `scheme://item/path`,
     /// where an app's custom scheme uses the "host" as the first path segment (`app://item?id=1` is `/item`).
+    ///
+    /// The schemes the WHATWG URL Standard calls special (``specialSchemes``) have a host, which is never part of
+    /// the path: `ftp://apple.com/test` and `file://localhost/test` have the path `/test` (and `file:///test`, with
+    /// its empty host, too).
     static func parts(of url: URL) -> (path: String, query: String?, fragment: String?) {
         let text = url.absoluteString
         var rest = Substring(text)
@@ -90,7 +100,7 @@ extension Deeplink {
             rest = rest[schemeEnd.upperBound...]
             let host = rest.prefix { $0 != "/" && $0 != "?" && $0 != "#" }
             rest = rest.dropFirst(host.count)
-            if scheme != "http" && scheme != "https" && !host.isEmpty {
+            if !specialSchemes.contains(scheme) && !host.isEmpty {
                 let remainder = Parts.split(rest)
                 return ("/" + host + remainder.path, remainder.query, remainder.fragment)
             }
@@ -99,6 +109,10 @@ extension Deeplink {
         }
         return Parts.split(rest)
     }
+
+    /// The WHATWG URL Standard's special schemes: their links name a host, as `http` links do. Any other scheme is
+    /// an app's own, whose "host" is the first segment of its route.
+    static var specialSchemes: Set<String> { ["http", "https", "ws", "wss", "ftp", "file"] }
 
     /// Literals must match exactly; an argument takes the text up to the next literal, or at the end up to the
     /// next `/`, `?`, `#` or `&` (a catch-all takes the rest); `exact` requires nothing but a `/` to be left.
@@ -135,8 +149,8 @@ extension Deeplink {
                     end = found
                 }
                 let raw = String(target[position..<end])
-                let text = raw.removingPercentEncoding ?? raw
-                guard slot.write(&value, text) else {
+                guard slot.write(&value, slot.items(raw)) else {
+                    let text = raw.removingPercentEncoding ?? raw
                     throw DeeplinkError(
                         .invalidArgument,
                         "in the \(part), \"\(text)\" is not a valid value for {\(slot.name)}"
@@ -151,43 +165,104 @@ extension Deeplink {
         }
     }
 
-    /// The query part of a template is `name=value` pairs; each is found by name in the URL's query, in any order.
+    /// The query part of a template is `name=value` pairs, separated by `&` as in the link. A pair whose name is
+    /// literal is found by name in the link's query, in any order; a pair whose name holds an argument takes the
+    /// link's pair at the same position (empty pairs, `&&`, are not counted on either side). A pair with no value
+    /// in the template (`ref=`, `{name}=`, `ref`) asks only that the link have the pair.
     static func matchQuery(
         _ components: [Component],
         against query: String,
         into value: inout Value
     ) throws(DeeplinkError) {
-        var items: [String: String] = [:]
-        for pair in query.split(separator: "&") {
+        let linkPairs = query.split(separator: "&").map { pair in
             let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            let name = String(parts[0]).removingPercentEncoding ?? String(parts[0])
-            if items[name] == nil { items[name] = parts.count > 1 ? String(parts[1]) : "" }
+            return (name: String(parts[0]), value: parts.count > 1 ? String(parts[1]) : nil)
         }
-        // Group the template's components into name=… pairs separated by "&".
-        var pairs: [[Component]] = [[]]
+        var byName: [String: String] = [:]
+        for pair in linkPairs {
+            let name = pair.name.removingPercentEncoding ?? pair.name
+            if byName[name] == nil { byName[name] = pair.value ?? "" }
+        }
+        for (position, pair) in queryPairs(components).enumerated() {
+            if pair.name.contains(where: \.isArgument) {
+                guard position < linkPairs.count else {
+                    let names = pair.name.compactMap(\.argumentName).map { "{\($0)}" }.joined(separator: ", ")
+                    throw DeeplinkError(
+                        .missingParameter,
+                        "the query has no pair at position \(position + 1), where the template reads \(names)"
+                    )
+                }
+                let found = linkPairs[position]
+                let part = "query pair \(position + 1)"
+                guard let valueComponents = pair.value else {
+                    let whole = found.name + (found.value.map { "=" + $0 } ?? "")
+                    try match(pair.name, against: whole, part: part, into: &value, exact: true)
+                    continue
+                }
+                try match(pair.name, against: found.name, part: part, into: &value, exact: true)
+                if !valueComponents.isEmpty {
+                    try match(valueComponents, against: found.value ?? "", part: part, into: &value, exact: true)
+                }
+            } else {
+                let name = pair.name.compactMap(\.literalText).joined()
+                guard let found = byName[name] else {
+                    throw DeeplinkError(.missingParameter, "the query has no parameter \"\(name)\"")
+                }
+                if let valueComponents = pair.value, !valueComponents.isEmpty {
+                    try match(
+                        valueComponents,
+                        against: found,
+                        part: "query parameter \"\(name)\"",
+                        into: &value,
+                        exact: true
+                    )
+                }
+            }
+        }
+    }
+
+    /// The template's query pairs, split at each literal `&`, and each at its first literal `=`: the name's
+    /// components, and the value's (nil when the pair has no `=`). Empty pairs are left out.
+    static func queryPairs(_ components: [Component]) -> [(name: [Component], value: [Component]?)] {
+        var pairs: [(name: [Component], value: [Component]?)] = [([], nil)]
+        func add(_ component: Component) {
+            if pairs[pairs.count - 1].value != nil {
+                pairs[pairs.count - 1].value?.append(component)
+            } else {
+                pairs[pairs.count - 1].name.append(component)
+            }
+        }
         for component in components {
             guard case .literal(let text) = component else {
-                pairs[pairs.count - 1].append(component)
+                add(component)
                 continue
             }
             for (offset, piece) in text.split(separator: "&", omittingEmptySubsequences: false).enumerated() {
-                if offset > 0 { pairs.append([]) }
-                if !piece.isEmpty { pairs[pairs.count - 1].append(.literal(String(piece))) }
+                if offset > 0 { pairs.append(([], nil)) }
+                var rest = piece
+                if pairs[pairs.count - 1].value == nil, let equals = rest.firstIndex(of: "=") {
+                    if equals > rest.startIndex { add(.literal(String(rest[..<equals]))) }
+                    pairs[pairs.count - 1].value = []
+                    rest = rest[rest.index(after: equals)...]
+                }
+                if !rest.isEmpty { add(.literal(String(rest))) }
             }
         }
-        for pair in pairs where !pair.isEmpty {
-            guard case .literal(let head)? = pair.first, let equals = head.firstIndex(of: "=") else {
-                throw DeeplinkError(.invalidTemplate, "a query part of the template must be name=value")
-            }
-            let name = String(head[..<equals])
-            guard let found = items[name] else {
-                throw DeeplinkError(.missingParameter, "the query has no parameter \"\(name)\"")
-            }
-            var rest = Array(pair.dropFirst())
-            let afterEquals = String(head[head.index(after: equals)...])
-            if !afterEquals.isEmpty { rest.insert(.literal(afterEquals), at: 0) }
-            try match(rest, against: found, part: "query parameter \"\(name)\"", into: &value, exact: true)
-        }
+        return pairs.filter { !$0.name.isEmpty || $0.value != nil }
+    }
+}
+
+extension Deeplink.Component {
+    var isArgument: Bool {
+        if case .argument = self { true } else { false }
+    }
+
+    var argumentName: String? {
+        if case .argument(let slot) = self { slot.name } else { nil }
+    }
+
+    var literalText: String? {
+        if case .literal(let text) = self { text } else { nil }
     }
 }
 

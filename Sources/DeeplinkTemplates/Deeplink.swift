@@ -50,9 +50,40 @@ struct Slot<Value> {
     }
 
     let name: String
+    /// The property; a template binds each one once.
+    let keyPath: AnyKeyPath
     let extent: Extent
-    let write: (inout Value, String) -> Bool
-    let read: (Value) -> String?
+    /// A list's separator as the template declares it; nil for a single value.
+    var separator: String? = nil
+    /// Writes the percent-decoded items (one for a single value); false when one does not read as its type.
+    let write: (inout Value, [String]) -> Bool
+    /// The items to write in a URL (one for a single value); nil when the property is nil.
+    let read: (Value) -> [String]?
+
+    /// Characters a list separator may be written with as it is: RFC 3986's unreserved characters and the
+    /// delimiters that separate nothing in a path, a query or a fragment. Any other separator is written escaped.
+    static var literalSeparatorCharacters: CharacterSet {
+        CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~!$'()*,;:@")
+    }
+
+    /// Whether the list's separator is written literally (and only a literal one splits the list).
+    var separatorIsLiteral: Bool {
+        separator.map { !$0.isEmpty && $0.unicodeScalars.allSatisfy(Self.literalSeparatorCharacters.contains) }
+            ?? false
+    }
+
+    /// The items of the text an argument has in a URL. A list whose separator is written literally splits on it
+    /// before decoding, so an escaped separator (`%2C`) stays inside an item; any other list splits the decoded
+    /// text.
+    func items(_ raw: String) -> [String] {
+        func decoded(_ text: some StringProtocol) -> String {
+            String(text).removingPercentEncoding ?? String(text)
+        }
+        guard let separator else { return [decoded(raw)] }
+        if raw.isEmpty { return [] }
+        if separatorIsLiteral { return raw.components(separatedBy: separator).map(decoded) }
+        return decoded(raw).components(separatedBy: separator)
+    }
 }
 
 /// Builds a template from a string literal with interpolations.
@@ -80,6 +111,12 @@ public struct DeeplinkInterpolation<Value>: StringInterpolationProtocol {
                     + "so where one ends cannot be known"
             )
         }
+        for case .argument(let earlier) in components where earlier.keyPath == slot.keyPath {
+            throw DeeplinkError(
+                .repeatedArgument,
+                "the argument {\(slot.name)} is bound twice in the template: a property is read from one place only"
+            )
+        }
         components.append(.argument(slot))
     }
 
@@ -95,13 +132,14 @@ public struct DeeplinkInterpolation<Value>: StringInterpolationProtocol {
         try append(
             Slot(
                 name: Self.name(of: keyPath),
+                keyPath: keyPath,
                 extent: .segment,
-                write: { value, text in
-                    guard let parsed = T(deeplinkArgument: text) else { return false }
+                write: { value, items in
+                    guard let text = items.first, let parsed = T(deeplinkArgument: text) else { return false }
                     value[keyPath: keyPath] = parsed
                     return true
                 },
-                read: { $0[keyPath: keyPath]?.deeplinkArgument }
+                read: { $0[keyPath: keyPath].map { [$0.deeplinkArgument] } }
             )
         )
     }
@@ -118,16 +156,19 @@ public struct DeeplinkInterpolation<Value>: StringInterpolationProtocol {
     ) -> Slot<Value> {
         Slot(
             name: name(of: keyPath),
+            keyPath: keyPath,
             extent: extent,
             write: {
-                $0[keyPath: keyPath] = $1
+                $0[keyPath: keyPath] = $1.first ?? ""
                 return true
             },
-            read: { $0[keyPath: keyPath] }
+            read: { $0[keyPath: keyPath].map { [$0] } }
         )
     }
 
-    /// A list argument: one segment split on `separator` (`1,2,3` → `[1, 2, 3]`).
+    /// A list argument: one segment split on `separator` (`1,2,3` → `[1, 2, 3]`). A separator made of letters,
+    /// digits and `-._~!$'()*,;:@` is written as it is when building a URL, and only that literal form splits the
+    /// list, so an item may hold it escaped; any other separator is written escaped.
     public mutating func appendInterpolation<T: DeeplinkArgument>(
         list keyPath: WritableKeyPath<Value, [T]?>,
         separator: String = ","
@@ -135,9 +176,10 @@ public struct DeeplinkInterpolation<Value>: StringInterpolationProtocol {
         try append(
             Slot(
                 name: Self.name(of: keyPath),
+                keyPath: keyPath,
                 extent: .segment,
-                write: { value, text in
-                    let items = text.isEmpty ? [] : text.components(separatedBy: separator)
+                separator: separator,
+                write: { value, items in
                     var parsed: [T] = []
                     for item in items {
                         guard let element = T(deeplinkArgument: item) else { return false }
@@ -146,7 +188,7 @@ public struct DeeplinkInterpolation<Value>: StringInterpolationProtocol {
                     value[keyPath: keyPath] = parsed
                     return true
                 },
-                read: { $0[keyPath: keyPath]?.map(\.deeplinkArgument).joined(separator: separator) }
+                read: { $0[keyPath: keyPath]?.map(\.deeplinkArgument) }
             )
         )
     }

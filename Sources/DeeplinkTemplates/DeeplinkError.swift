@@ -14,6 +14,8 @@ public struct DeeplinkError: Error, Sendable, Equatable, CustomStringConvertible
         case wrongScope = "E_WRONG_SCOPE"
         /// Two arguments with no literal between them: the split between them would be a guess.
         case adjacentArguments = "E_ADJACENT_ARGUMENTS"
+        /// The template binds one property in two places (also as lists, or as a catch-all): the message names it.
+        case repeatedArgument = "E_REPEATED_ARGUMENT"
         /// The template is malformed in another way.
         case invalidTemplate = "E_INVALID_TEMPLATE"
         /// No registered template matched.

@@ -29,14 +29,15 @@ public final class ScriptEngine: Sendable {
     /// one run (the next one throws `E_TOO_MANY_SUBREQUESTS` in JavaScript). `clock` times the runaway policy's
     /// windows and cooldowns; each run's own limit is the deadline its caller gives, on the continuous clock.
     ///
-    /// `resultCacheCapacity` outputs of runs that made no network request are kept, by script source and input, and
-    /// given again for the same script and input without running it (0: none kept). Scripts are taken to be
+    /// Outputs of runs that made no network request are kept, by script source and input, up to about
+    /// `resultCacheCapacity` bytes (default 16 MiB), and given again for the same script and input without running
+    /// it (0: none kept). Scripts are taken to be
     /// functions of their input, as Opener's are; a run stopped at its deadline, or that fetched, is never kept.
     public init<C: Clock>(
         fetcher: (any LinkFetching)?,
         runaways: RunawayPolicy? = nil,
         maximumSubrequests: Int = ScriptConfiguration.defaultMaximumSubrequests,
-        resultCacheCapacity: Int = 4096,
+        resultCacheCapacity: Int = 16 << 20,
         clock: C = ContinuousClock()
     ) where C.Duration == Duration {
         runner = ScriptRunner(

@@ -8,9 +8,10 @@ import Synchronization
 /// Scripts are taken to be functions of their input, as Opener's are: a run that made a network request is never
 /// kept, nor one whose outcome depends on the moment (stopped at its deadline, out of memory, set aside, not run).
 /// The key is the script's process-wide identifier, one per source text, so a reload that keeps a script keeps its
-/// results, and one that changes it starts afresh. Bounded: two generations of at most `capacity / 2` entries each;
-/// when the newer fills up it becomes the older one and the older one is dropped, so the results in use survive
-/// and the memory stays bounded (inputs longer than ``maximumInputLength`` are not kept).
+/// results, and one that changes it starts afresh. Bounded in bytes: two generations of at most half the capacity
+/// each (an entry counts its input's and output's UTF-8 and 96 bytes for the rest); when the newer fills up it
+/// becomes the older one and the older one is dropped, so the results in use survive and the memory stays bounded
+/// (inputs longer than ``maximumInputLength`` are not kept).
 final class ScriptResultCache: Sendable {
     struct Key: Hashable, Sendable {
         let script: Int
@@ -22,6 +23,7 @@ final class ScriptResultCache: Sendable {
 
     private struct Generations {
         var newer: [Key: Result<String?, ScriptError>] = [:]
+        var newerBytes = 0
         var older: [Key: Result<String?, ScriptError>] = [:]
     }
 
@@ -32,7 +34,7 @@ final class ScriptResultCache: Sendable {
     /// How many runs were answered with a kept output.
     var reuseCount: Int { reuses.load(ordering: .relaxed) }
 
-    /// A cache of at most `capacity` results (at least 2).
+    /// A cache of about `capacity` bytes at most.
     init(capacity: Int) {
         generationCapacity = max(1, capacity / 2)
     }
@@ -83,11 +85,23 @@ final class ScriptResultCache: Sendable {
         into generations: inout Generations,
         capacity: Int
     ) {
-        if generations.newer.count >= capacity {
+        let size = Self.size(of: output, for: key)
+        if generations.newerBytes + size > capacity {
             generations.older = generations.newer
             generations.newer = [:]
-            generations.newer.reserveCapacity(capacity)
+            generations.newerBytes = 0
         }
         generations.newer[key] = output
+        generations.newerBytes += size
+    }
+
+    /// What an entry counts against the capacity.
+    private static func size(of output: Result<String?, ScriptError>, for key: Key) -> Int {
+        let text =
+            switch output {
+            case .success(let url): url?.utf8.count ?? 0
+            case .failure(let error): error.message.utf8.count + error.rule.utf8.count
+            }
+        return key.input.utf8.count + text + 96
     }
 }

@@ -125,15 +125,17 @@ final class ScriptContext {
         }
         let remaining = run.deadline - ContinuousClock.now
         guard remaining > .zero else { return fail("httpRequest: the script's time is up") }
-        run.usedNetwork = true
         run.willWait()
         do throws(ScriptNetworkError) {
-            return JS.value(context, try network.get(url, timeout: remaining))
+            let body = try network.get(url, timeout: remaining)
+            run.usedNetwork = true
+            return JS.value(context, body)
         } catch {
+            // A request refused before it left (offline, or by the policy) did not use the network.
             switch error.kind {
             case .offline: run.attemptedOffline = true
             case .blocked: run.blocked = true
-            case .failed: break
+            case .failed: run.usedNetwork = true
             }
             return fail("httpRequest: \(error.message)")
         }

@@ -110,7 +110,8 @@ public struct CompiledScript: Sendable, Hashable {
 public struct ScriptResult: Sendable {
     /// The URL (nil: the script reported no result) or why there is none.
     public var output: Result<String?, ScriptError>
-    /// Whether the script made a network request.
+    /// Whether a request of the script went out to the network, answered or failed (one refused before it left,
+    /// offline or by the network policy, does not count).
     public var usedNetwork: Bool
     /// How long the run took.
     public var duration: Duration

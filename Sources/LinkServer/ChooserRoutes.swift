@@ -4,7 +4,8 @@ import HummingbirdCore
 import LinkRules
 
 /// `GET /v1/choose?type=twitter&action=show_profile&param=profile_screenname=KarlTheFog&installed=a,b`: the app
-/// picker's model over the chooser's catalog (no choice is stored by the server: a client remembers its user's).
+/// picker's model over the chooser's catalog (no choice is stored by the server: a client remembers its user's);
+/// `GET /v1/app-types`: what may be asked for (the catalog's types, their actions, parameters and apps).
 struct ChooserRoutes {
     let catalog: AppCatalog
 
@@ -12,6 +13,7 @@ struct ChooserRoutes {
     var collection: RouteCollection<SwitchyardRequestContext> {
         let routes = RouteCollection(context: SwitchyardRequestContext.self)
         routes.get("choose") { request, _ in try choose(request.uri.queryParameters) }
+        routes.get("app-types") { _, _ in AppTypeList(catalog) }
         return routes
     }
 
@@ -39,6 +41,36 @@ struct ChooserRoutes {
                 error.code == .unknownType || error.code == .unknownAction ? .notFound : .badRequest,
                 error.code.rawValue,
                 error.description
+            )
+        }
+    }
+}
+
+/// `GET /v1/app-types`: every app type of the chooser's catalog, in catalog order, with the actions and parameters
+/// `/v1/choose` takes for it and the apps (their keys are what `installed=` lists).
+struct AppTypeList: ResponseEncodable {
+    struct Entry: Encodable {
+        var key: String
+        var name: String
+        var actions: [AppType.Action]
+        var parameters: [AppType.Parameter]
+        var apps: [App]
+    }
+    struct App: Encodable {
+        var key: String
+        var name: String
+        var scheme: String
+    }
+    var types: [Entry]
+
+    init(_ catalog: AppCatalog) {
+        types = catalog.types.map { type in
+            Entry(
+                key: type.key,
+                name: type.name,
+                actions: type.actions,
+                parameters: type.parameters,
+                apps: type.apps.map { App(key: $0.key, name: $0.name, scheme: $0.urlScheme) }
             )
         }
     }

@@ -12,8 +12,12 @@ import Synchronization
 ///
 /// - More open connections than ``ConnectionLimits/maximumConnections``: the new one gets `503` and is closed, so
 ///   thousands of idle keep-alive sockets cannot exhaust file descriptors.
-/// - A header block over ``ConnectionLimits/maximumHeaderBytes`` or with more than
-///   ``ConnectionLimits/maximumHeaderCount`` fields: `431` and close (the HTTP decoder enforces the limits).
+/// - A header block (field names and values) over ``ConnectionLimits/maximumHeaderBytes`` or with more than
+///   ``ConnectionLimits/maximumHeaderCount`` fields: `431` and close. The request line is not part of the header
+///   block: it has room for ``ConnectionLimits/maximumRequestTargetBytes``, so that the longest link the server
+///   accepts, percent-encoded in the query, reaches the route, and a longer one is answered there (`414`, JSON).
+///   The HTTP decoder cannot tell an over-long request line from an over-long header block, so a request line over
+///   that room is refused with `431` too.
 /// - Any other malformed request, such as `Content-Length` with `Transfer-Encoding` (a smuggling vector, RFC 9112
 ///   6.1): `400` and close.
 /// - A request head not complete within ``ConnectionLimits/headerTimeout`` of the connection opening or the last
@@ -22,8 +26,11 @@ import Synchronization
 public struct ConnectionLimits: Sendable, Equatable {
     /// The most connections open at once.
     public var maximumConnections: Int
-    /// The largest header block (names and values).
+    /// The largest header block (field names and values; the request line is not counted).
     public var maximumHeaderBytes: Int
+    /// The longest request target (path and query) the decoder takes; `SwitchyardServer` sets it from
+    /// ``ServerConfiguration/maximumLinkLength`` (three times it, for percent-encoding, and room for the rest).
+    public var maximumRequestTargetBytes: Int
     /// The most header fields.
     public var maximumHeaderCount: Int
     /// How long a client has to send a complete request head.
@@ -35,12 +42,14 @@ public struct ConnectionLimits: Sendable, Equatable {
     public init(
         maximumConnections: Int = 1024,
         maximumHeaderBytes: Int = 8192,
+        maximumRequestTargetBytes: Int = 25_600,
         maximumHeaderCount: Int = 100,
         headerTimeout: Duration = .seconds(10),
         maximumBodyBytes: Int = 1 << 20
     ) {
         self.maximumConnections = maximumConnections
         self.maximumHeaderBytes = maximumHeaderBytes
+        self.maximumRequestTargetBytes = maximumRequestTargetBytes
         self.maximumHeaderCount = maximumHeaderCount
         self.headerTimeout = headerTimeout
         self.maximumBodyBytes = maximumBodyBytes
@@ -119,7 +128,11 @@ final class ConnectionGuardHandler: ChannelDuplexHandler, RemovableChannelHandle
         guard counter.enter(limit: limits.maximumConnections) else {
             refusing = true
             onRefusal(.connections)
-            refuse(context: context, status: .serviceUnavailable)
+            refuse(
+                context: context,
+                status: .serviceUnavailable,
+                message: "the server has \(limits.maximumConnections) connections open; try again shortly"
+            )
             return
         }
         counted = true
@@ -149,9 +162,24 @@ final class ConnectionGuardHandler: ChannelDuplexHandler, RemovableChannelHandle
         if case .head(let head) = part {
             headTimer?.cancel()
             headTimer = nil
+            // The decoder's limits leave room for a long request line; the header block's own limit is checked here.
+            let headerBytes = head.headerFields.reduce(0) { $0 + $1.name.rawName.utf8.count + $1.value.utf8.count }
+            if headerBytes > limits.maximumHeaderBytes {
+                onRefusal(.headers)
+                refuse(
+                    context: context,
+                    status: Self.headersTooLarge,
+                    message: "the header block has \(headerBytes) bytes, more than \(limits.maximumHeaderBytes)"
+                )
+                return
+            }
             if let length = head.headerFields[.contentLength].flatMap(Int.init), length > limits.maximumBodyBytes {
                 onRefusal(.body)
-                refuse(context: context, status: .contentTooLarge)
+                refuse(
+                    context: context,
+                    status: .contentTooLarge,
+                    message: "the declared body of \(length) bytes is larger than \(limits.maximumBodyBytes) bytes"
+                )
                 return
             }
         }
@@ -171,10 +199,16 @@ final class ConnectionGuardHandler: ChannelDuplexHandler, RemovableChannelHandle
         guard !refusing else { return }
         if parserError == .headerOverflow {
             onRefusal(.headers)
-            refuse(context: context, status: .init(code: 431, reasonPhrase: "Request Header Fields Too Large"))
+            refuse(
+                context: context,
+                status: Self.headersTooLarge,
+                message: "the request head is too large: more than \(limits.maximumHeaderCount) header fields, "
+                    + "a header block over \(limits.maximumHeaderBytes) bytes, "
+                    + "or a request line over \(limits.maximumRequestTargetBytes) bytes"
+            )
         } else {
             onRefusal(.malformed)
-            refuse(context: context, status: .badRequest)
+            refuse(context: context, status: .badRequest, message: "the request is not valid HTTP/1.1")
         }
     }
 
@@ -189,12 +223,14 @@ final class ConnectionGuardHandler: ChannelDuplexHandler, RemovableChannelHandle
         }
     }
 
+    static let headersTooLarge = HTTPResponse.Status(code: 431, reasonPhrase: "Request Header Fields Too Large")
+
     /// Answers with `status` and `Connection: close`, then closes; nothing more is read from this connection.
-    private func refuse(context: ChannelHandlerContext, status: HTTPResponse.Status) {
+    private func refuse(context: ChannelHandlerContext, status: HTTPResponse.Status, message: String) {
         refusing = true
         headTimer?.cancel()
         // The same error document as the routes', written by the same encoder.
-        let document = ErrorDocument(error: .init(code: "E_HTTP_\(status.code)", message: status.reasonPhrase))
+        let document = ErrorDocument(error: .init(code: "E_HTTP_\(status.code)", message: message))
         let body = (try? DocumentEncoder.document(document)) ?? Data()
         var fields = HTTPFields()
         fields[.connection] = "close"
@@ -208,7 +244,8 @@ final class ConnectionGuardHandler: ChannelDuplexHandler, RemovableChannelHandle
 }
 
 extension ConnectionLimits {
-    /// The HTTP/1 server with these limits: decoder limits for headers, the guard for the rest.
+    /// The HTTP/1 server with these limits: the decoder bounds the whole head (request line and header block, which
+    /// it counts together), the guard the header block alone and the rest.
     func serverBuilder(
         counter: ConnectionCounter,
         onRefusal: @escaping @Sendable (ConnectionRefusal) -> Void
@@ -221,8 +258,8 @@ extension ConnectionLimits {
                 ],
                 idleTimeout: nil,
                 httpDecoderConfiguration: .init(
-                    maxHeaderFieldSize: limits.maximumHeaderBytes,
-                    maxHeaderListSize: limits.maximumHeaderBytes,
+                    maxHeaderFieldSize: max(limits.maximumHeaderBytes, limits.maximumRequestTargetBytes),
+                    maxHeaderListSize: limits.maximumHeaderBytes + limits.maximumRequestTargetBytes,
                     maxHeaderFieldCount: limits.maximumHeaderCount
                 )
             )

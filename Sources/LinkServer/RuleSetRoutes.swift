@@ -3,8 +3,9 @@ import LinkMatching
 import LinkResolver
 import LinkRules
 
-/// `GET /v1/apps` and `GET /v1/tests`: what the current rules contain and how their own tests went when they were
-/// accepted (the report made once per generation, never re-run per request).
+/// `GET /v1/apps` and `GET /v1/tests`: what the current rules contain and how their own tests go, scripts
+/// included (``RuleTestRunner`` with the server's script engine, the runner `switchyard test` uses; run once per
+/// generation, when first asked for, never per request).
 struct RuleSetRoutes {
     let store: RuleSetStore
 
@@ -12,7 +13,7 @@ struct RuleSetRoutes {
     var collection: RouteCollection<SwitchyardRequestContext> {
         let routes = RouteCollection(context: SwitchyardRequestContext.self)
         routes.get("apps") { _, _ in AppList(store.rules.manifest) }
-        routes.get("tests") { _, _ in store.current.testReport ?? RuleTestReport(results: []) }
+        routes.get("tests") { _, _ in await store.current.tests.report() }
         return routes
     }
 }

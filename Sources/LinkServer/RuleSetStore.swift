@@ -14,10 +14,20 @@ public final class RuleSetStore: Sendable {
         public let number: Int
         /// The resolver over these rules.
         public let resolver: Resolver
-        /// The manifest's own tests, as run when the rules were accepted.
+        /// The manifest's own deterministic tests, as run when the rules were accepted (scripts skipped).
         public let testReport: RuleTestReport?
+        /// The manifest's own tests with their scripts, run by the resolver's engine once, when first asked for.
+        public let tests: RuleTestRun
         /// When the rules were accepted.
         public let loadedAt: Date
+
+        init(number: Int, resolver: Resolver, testReport: RuleTestReport?, testTimeLimit: Duration) {
+            self.number = number
+            self.resolver = resolver
+            self.testReport = testReport
+            tests = RuleTestRun(RuleTestRunner(resolver: resolver, timeLimit: testTimeLimit))
+            loadedAt = Date()
+        }
 
         /// The rules.
         public var rules: RuleSet { resolver.rules }
@@ -30,10 +40,19 @@ public final class RuleSetStore: Sendable {
     }
 
     private let state: Mutex<State>
+    /// The time each test case of ``Generation/tests`` may take, its script included.
+    let testTimeLimit: Duration
 
-    /// Starts with a rule set that has already been accepted.
-    public init(_ resolver: Resolver, testReport: RuleTestReport?, fileSignature: FileSignature? = nil) {
-        let first = Generation(number: 1, resolver: resolver, testReport: testReport, loadedAt: Date())
+    /// Starts with a rule set that has already been accepted; each of its tests with a script may run for
+    /// `testTimeLimit` (a resolution's time limit).
+    public init(
+        _ resolver: Resolver,
+        testReport: RuleTestReport?,
+        fileSignature: FileSignature? = nil,
+        testTimeLimit: Duration = .seconds(15)
+    ) {
+        self.testTimeLimit = testTimeLimit
+        let first = Generation(number: 1, resolver: resolver, testReport: testReport, testTimeLimit: testTimeLimit)
         state = Mutex(State(current: first, lastRejection: nil, fileSignature: fileSignature))
     }
 
@@ -59,7 +78,7 @@ public final class RuleSetStore: Sendable {
                 number: $0.current.number + 1,
                 resolver: resolver,
                 testReport: testReport,
-                loadedAt: Date()
+                testTimeLimit: testTimeLimit
             )
             $0.lastRejection = nil
             $0.fileSignature = fileSignature
@@ -72,6 +91,29 @@ public final class RuleSetStore: Sendable {
             $0.lastRejection = reason
             if let fileSignature { $0.fileSignature = fileSignature }
         }
+    }
+}
+
+/// One run of a rule set's own tests, started by the first caller and shared by every caller after it.
+public final class RuleTestRun: Sendable {
+    private let runner: RuleTestRunner
+    private let task = Mutex<Task<RuleTestReport, Never>?>(nil)
+
+    /// A run of `runner`'s cases, not started yet.
+    public init(_ runner: RuleTestRunner) {
+        self.runner = runner
+    }
+
+    /// The report: the run starts on the first call; later calls wait for the same run.
+    public func report() async -> RuleTestReport {
+        let runner = runner
+        let run = task.withLock { task in
+            if let task { return task }
+            let started = Task { await runner.run() }
+            task = started
+            return started
+        }
+        return await run.value
     }
 }
 

@@ -14,6 +14,11 @@ public struct ServerConfiguration: Sendable {
     public var reloadInterval: Duration
     /// The longest link accepted (longer: 414).
     public var maximumLinkLength: Int
+    /// The room the request line leaves for the request target (``ConnectionLimits/maximumRequestTargetBytes``):
+    /// the longest link percent-encoded in the query (three bytes for each of its bytes), and 1 KiB more for the
+    /// path and the other parameters. A longer link than ``maximumLinkLength`` still reaches the route, which
+    /// answers `414` with the JSON error.
+    public var maximumRequestTargetBytes: Int { 3 * maximumLinkLength + 1024 }
     /// The largest request body accepted (larger: 413).
     public var maximumBodyBytes: Int
     /// The most links in one batch request.
@@ -28,6 +33,11 @@ public struct ServerConfiguration: Sendable {
     public var maximumScriptRequests: Int
     /// Where a manifest URL's last good copy is kept.
     public var cacheDirectory: URL
+    /// How the server's own logger writes, when it is not given one: nil (the default) logs through swift-log's
+    /// logging system, as the process bootstrapped it (`switchyard serve --log-format` bootstraps it with
+    /// ``LogFormat/handler(label:level:stream:)``); `.text` or `.json` makes a handler of that format on standard
+    /// error at `info`, whatever the process's logging system is (``JSONLogHandler``: one JSON object per line).
+    public var logFormat: LogFormat?
     /// Bounds per connection: open connections, header size and count, header timeout (the body limit is
     /// ``maximumBodyBytes``).
     public var connectionLimits = ConnectionLimits()

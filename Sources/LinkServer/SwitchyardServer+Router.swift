@@ -2,25 +2,28 @@ import Hummingbird
 
 extension SwitchyardServer {
     /// The router: the middleware every request passes, one route collection per area, then the `405` answers
-    /// derived from the routes registered.
+    /// derived from the routes registered. Every route is described in `/openapi.json` (`OpenAPITests` checks
+    /// both ways).
     ///
     /// - Parameter extraRoutes: More routes at the root, registered before the `405` table is read (for tests).
     func router(
         adding extraRoutes: [RouteCollection<SwitchyardRequestContext>] = []
     ) -> Router<SwitchyardRequestContext> {
-        let router = Router(context: SwitchyardRequestContext.self)
+        // HEAD is answered on every GET route (its headers, no body): what a load balancer's check may send.
+        let router = Router(context: SwitchyardRequestContext.self, options: .autoGenerateHeadEndpoints)
         // Middleware applies to the routes added after it, and to the not-found answer.
         router.add(middleware: RequestMetricsMiddleware(metrics: metrics))
         router.add(middleware: ErrorDocumentMiddleware())
         router.add(middleware: UploadLimitMiddleware(limit: configuration.maximumBodyBytes))
         router.addRoutes(OperationsRoutes(store: store, metrics: metrics).collection)
         router.addRoutes(PlaygroundRoutes.collection)
+        router.addRoutes(OpenAPIRoutes.collection)
         router.addRoutes(ResolveRoutes(store: store, configuration: configuration).collection, atPath: "/v1")
         router.addRoutes(RuleSetRoutes(store: store).collection, atPath: "/v1")
         router.addRoutes(XCallbackRoutes.collection, atPath: "/v1")
         router.addRoutes(ChooserRoutes(catalog: catalog).collection, atPath: "/v1")
         for routes in extraRoutes { router.addRoutes(routes) }
-        router.addMethodNotAllowed()
+        router.addMethodNotAllowed(headFollowsGet: true)
         return router
     }
 }

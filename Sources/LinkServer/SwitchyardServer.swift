@@ -27,12 +27,19 @@ public struct SwitchyardServer: Sendable {
     let logger: Logger
 
     /// Loads and vets the initial rules; a bad initial manifest is an error (there is nothing older to serve).
+    ///
+    /// - Parameter logger: Where the server logs (requests, reloads); by default a logger through the logging
+    ///   system, or in the configuration's ``ServerConfiguration/logFormat`` when it sets one.
     public init(
         configuration: ServerConfiguration,
-        logger: Logger = Logger(label: "switchyard.server")
+        logger: Logger? = nil
     ) async throws(RuleSetLoadError) {
         self.configuration = configuration
-        self.logger = logger
+        self.logger =
+            logger
+            ?? configuration.logFormat.map { format in Logger(label: "switchyard.server") { format.handler(label: $0) }
+            }
+            ?? Logger(label: "switchyard.server")
         let fetcher: (any LinkFetching)? =
             configuration.networkEnabled
             ? LiveFetcher(policy: NetworkPolicy(allowPrivateAddresses: configuration.allowPrivateAddresses)) : nil
@@ -52,10 +59,11 @@ public struct SwitchyardServer: Sendable {
         store = RuleSetStore(
             network.resolver(for: loaded.rules),
             testReport: loaded.testReport,
-            fileSignature: Self.signature(of: configuration.manifest)
+            fileSignature: Self.signature(of: configuration.manifest),
+            testTimeLimit: configuration.scriptBudget
         )
         metrics.recordGeneration(store.generation)
-        logger.info(
+        self.logger.info(
             "rules loaded",
             metadata: ["source": "\(configuration.manifest)", "actions": "\(loaded.rules.manifest.actions.count)"]
         )
@@ -89,6 +97,7 @@ public struct SwitchyardServer: Sendable {
     ) async -> some ApplicationProtocol {
         var limits = configuration.connectionLimits
         limits.maximumBodyBytes = configuration.maximumBodyBytes
+        limits.maximumRequestTargetBytes = configuration.maximumRequestTargetBytes
         let metrics = metrics
         let reloader = await RuleReloader(
             interval: configuration.reloadInterval,

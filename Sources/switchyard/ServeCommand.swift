@@ -34,6 +34,9 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "How much the server logs on standard error.")
     var logLevel = LogLevel.info
 
+    @Option(help: "Log lines as text, or as one JSON object each (timestamp, level, label, message, metadata).")
+    var logFormat = LogFormat.text
+
     @Option(help: "Seconds each script of a request may run.")
     var scriptBudget: Double = 5
 
@@ -51,12 +54,10 @@ struct ServeCommand: AsyncParsableCommand {
 
     func run() async throws {
         let output = CommandOutput.current
-        // The server's own logger, not the process-wide logging system: it writes where the command prints, at the
-        // level asked for, and a second run in the same process (a test) can choose another level.
-        let logger = Logger(label: "switchyard.server") { [logLevel] label in
-            var handler = StreamLogHandler(label: label, stream: LogStream(output: output))
-            handler.logLevel = logLevel.level
-            return handler
+        // The server's own logger, not the process-wide logging system: it writes where the command prints, in the
+        // format and at the level asked for, and a second run in the same process (a test) can choose others.
+        let logger = Logger(label: "switchyard.server") { [logLevel, logFormat] label in
+            logFormat.handler(label: label, level: logLevel.level, stream: LogStream(output: output))
         }
         let configuration = ServerConfiguration(
             host: host,

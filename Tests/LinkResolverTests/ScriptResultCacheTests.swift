@@ -55,6 +55,13 @@ struct ScriptResultCacheTests {
         #expect(engine.reusedResultCount == 0)
     }
 
+    /// An offline run's request never leaves, so its outcome (`E_NEEDS_NETWORK`) depends on the input alone.
+    @Test func aRequestRefusedOfflineIsNotANetworkUse() async throws {
+        let engine = ScriptEngine(fetcher: OfflineFetcher())
+        for _ in 0..<2 { #expect(try await Self.run(engine, Self.fetcher).failure?.code == .needsNetwork) }
+        #expect(engine.reusedResultCount == 1)
+    }
+
     @Test func aRunStoppedAtItsDeadlineRunsAgain() async throws {
         let engine = ScriptEngine(fetcher: nil)
         for _ in 0..<2 {
@@ -65,7 +72,8 @@ struct ScriptResultCacheTests {
     }
 
     @Test func theCacheIsBoundedAndCanBeTurnedOff() async throws {
-        let bounded = ScriptEngine(fetcher: nil, resultCacheCapacity: 4)
+        // About two entries per generation: each counts its input, its output and 96 bytes.
+        let bounded = ScriptEngine(fetcher: nil, resultCacheCapacity: 2 * 2 * (20 + 8 + 96))
         for index in 0..<10 {
             _ = try await Self.run(bounded, Self.length, input: "https://a.example/\(index)")
         }

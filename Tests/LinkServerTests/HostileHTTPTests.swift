@@ -131,7 +131,7 @@ import Darwin
                 "DELETE /v1/resolve HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"
             )
             #expect(delete.text.hasPrefix("HTTP/1.1 405"), "\(delete.text.prefix(200))")
-            #expect(delete.text.lowercased().contains("allow: get, post"))
+            #expect(delete.text.lowercased().contains("allow: get, head, post"))
             let traversal = await (try RawConnection(port: port)).exchange(
                 "GET /v1/../../etc/passwd HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"
             )
@@ -139,6 +139,39 @@ import Darwin
             #expect(!traversal.text.contains("root:"))
         },
     ]
+
+    /// The request line has room for the longest link the server accepts, percent-encoded: a longer link reaches the
+    /// route and gets its `414` JSON error; only a header block over its own limit is `431`.
+    @Test func aLinkOverTheLimitIs414AndOnlyAHeaderBlockOverItsLimitIs431() async throws {
+        try await Self.withLiveServer { port in
+            func get(_ link: String, headers: String = "") async throws -> RawConnection.Reply {
+                let query = try #require(link.addingPercentEncoding(withAllowedCharacters: .alphanumerics))
+                return await (try RawConnection(port: port)).exchange(
+                    "GET /v1/resolve?url=\(query) HTTP/1.1\r\nHost: x\r\n\(headers)Connection: close\r\n\r\n"
+                )
+            }
+            // 8,192 bytes, every one of the path's percent-encoded: 24,604 bytes on the wire, and accepted.
+            let longest = "https://example.com/" + String(repeating: "é", count: 4086)
+            #expect(longest.utf8.count == ServerConfiguration().maximumLinkLength)
+            let accepted = try await get(longest)
+            #expect(accepted.text.hasPrefix("HTTP/1.1 200"), "\(accepted.text.prefix(300))")
+            // 9 KB: the route refuses it with the documented 414 and its JSON error.
+            let tooLong = try await get("https://example.com/" + String(repeating: "a", count: 9000))
+            #expect(tooLong.text.hasPrefix("HTTP/1.1 414"), "\(tooLong.text.prefix(300))")
+            #expect(tooLong.text.contains(#""code":"E_TOO_LONG""#), "\(tooLong.text.prefix(600))")
+            // 9 KB of headers (nine fields of 1,000 bytes) is over the header block's 8 KiB: 431, and the connection
+            // closes; 7 KB of headers is not.
+            let field = String(repeating: "h", count: 990)
+            let nine = (0..<9).map { "X-Pad-\($0): \(field)\r\n" }.joined()
+            let abuse = try await get("https://example.com/", headers: nine)
+            #expect(abuse.text.hasPrefix("HTTP/1.1 431"), "\(abuse.text.prefix(300))")
+            #expect(abuse.text.contains(#""code":"E_HTTP_431""#))
+            #expect(abuse.closed)
+            let seven = (0..<7).map { "X-Pad-\($0): \(field)\r\n" }.joined()
+            let fine = try await get("https://example.com/", headers: seven)
+            #expect(fine.text.hasPrefix("HTTP/1.1 200"), "\(fine.text.prefix(300))")
+        }
+    }
 
     @Test func idleKeepAliveConnectionsCloseAfterTheHeaderTimeout() async throws {
         try await Self.withLiveServer(headerTimeout: .seconds(1)) { port in

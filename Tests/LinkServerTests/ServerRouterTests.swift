@@ -21,13 +21,13 @@ import Testing
     }
 
     @Test(arguments: [
-        ("/v1/resolve", HTTPRequest.Method.delete, "GET, POST"),
-        ("/v1/resolve", .put, "GET, POST"),
-        ("/v1/explain", .post, "GET"),
+        ("/v1/resolve", HTTPRequest.Method.delete, "GET, HEAD, POST"),
+        ("/v1/resolve", .put, "GET, HEAD, POST"),
+        ("/v1/explain", .post, "GET, HEAD"),
         ("/v1/xcallback/parse", .get, "POST"),
-        ("/v1/tests", .patch, "GET"),
-        ("/healthz", .post, "GET"),
-        ("/", .post, "GET"),
+        ("/v1/tests", .patch, "GET, HEAD"),
+        ("/healthz", .post, "GET, HEAD"),
+        ("/", .post, "GET, HEAD"),
     ])
     func wrongMethodsAre405WithTheAllowedOnes(path: String, method: HTTPRequest.Method, allow: String) async throws {
         try await Self.server().application().test(.router) { client in
@@ -36,6 +36,45 @@ import Testing
                 #expect(response.status == .methodNotAllowed)
                 #expect(response.headers[.allow] == allow)
                 #expect(error["code"] as? String == "E_METHOD")
+            }
+        }
+    }
+
+    /// Hummingbird sends any method a path does not handle to its not-found responder, so a method the 405 table
+    /// could not list in advance (`OPTIONS`, `HEAD`, one it has never heard of) would be a misleading 404.
+    @Test(arguments: [
+        ("/v1/resolve", "OPTIONS", "GET, HEAD, POST"),
+        ("/v1/xcallback/parse", "HEAD", "POST"),
+        ("/v1/tests", "BREW", "GET, HEAD"),
+        ("/v1/app-types", "POST", "GET, HEAD"),
+        ("/v1/resolve/", "PUT", "GET, HEAD, POST"),
+        ("/metrics", "TRACE", "GET, HEAD"),
+    ])
+    func anyMethodAPathDoesNotHandleIs405(path: String, method: String, allow: String) async throws {
+        try await Self.server().application().test(.router) { client in
+            try await client.execute(uri: path, method: try #require(HTTPRequest.Method(method))) { response in
+                #expect(response.status == .methodNotAllowed)
+                #expect(response.headers[.allow] == allow)
+                if method != "HEAD" {
+                    let text = String(buffer: response.body)
+                    #expect(text.hasPrefix(#"{"version":"#), "\(text)")
+                    let error = try Self.error(response)
+                    #expect(error["code"] as? String == "E_METHOD")
+                    #expect((error["message"] as? String)?.contains(method) == true)
+                }
+            }
+        }
+    }
+
+    /// HEAD is answered wherever GET is: the headers, no body (a load balancer's health check may send it).
+    @Test func headIsAnsweredOnEveryGetRoute() async throws {
+        try await Self.server().application().test(.router) { client in
+            for path in ["/healthz", "/v1/apps", "/"] {
+                try await client.execute(uri: path, method: .head) { response in
+                    #expect(response.status == .ok, "\(path)")
+                    #expect(response.body.readableBytes == 0)
+                    #expect(response.headers[.contentType] != nil)
+                }
             }
         }
     }
@@ -63,10 +102,16 @@ import Testing
 
     @Test func unknownPathsAre404WithAJSONError() async throws {
         try await Self.server().application().test(.router) { client in
-            for path in ["/nope", "/v1/resolver", "/v1"] {
-                try await client.execute(uri: path, method: .get) { response in
-                    #expect(response.status == .notFound)
+            let unknown: [(String, HTTPRequest.Method)] = [
+                ("/nope", .get), ("/v1/resolver", .get), ("/v1", .get), ("/v1/", .get), ("/v1/resolve/x", .get),
+                ("/v1/nope", .post), ("/v2/resolve", .get), ("/nope", .delete), ("/v1/nope", .options),
+                ("/playground/missing.js", .get),
+            ]
+            for (path, method) in unknown {
+                try await client.execute(uri: path, method: method) { response in
+                    #expect(response.status == .notFound, "\(method) \(path)")
                     #expect(response.headers[.contentType] == "application/json; charset=utf-8")
+                    #expect(String(buffer: response.body).hasPrefix(#"{"version":"#))
                     let error = try Self.error(response)
                     #expect(error["code"] as? String == "E_NOT_FOUND")
                     #expect((error["message"] as? String)?.contains(path) == true)

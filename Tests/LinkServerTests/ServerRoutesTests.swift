@@ -112,6 +112,44 @@ import Testing
         }
     }
 
+    /// An opening without a URL says why as `{"code", "message"}`, like every other error, and an opening has one
+    /// shape in `/v1/resolve`, `/v1/explain` and a batch.
+    @Test func anOpeningsErrorIsACodeAndAMessageOnEveryRoute() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("opening-error-\(UUID())")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let file = directory.appendingPathComponent("rules.json")
+        let manifest =
+            #"{"apps": [{"identifier": "a", "name": "A", "scheme": "a"}], "actions": [{"title": "Open", "regex": "https?://j\\.example/\\?u=(.*)$", "formats": [{"appId": "a", "format": "$1"}]}]}"#
+        try Data(manifest.utf8).write(to: file)
+        let link = "https://j.example/?u=javascript:alert(1)"
+        let query = try #require(link.addingPercentEncoding(withAllowedCharacters: .alphanumerics))
+        let app = try await Self.server(.file(file.path)).application()
+        try await app.test(.router) { client in
+            var shapes: [NSDictionary] = []
+            for uri in ["/v1/resolve?url=\(query)", "/v1/explain?url=\(query)"] {
+                try await client.execute(uri: uri, method: .get) { response in
+                    #expect(response.status == .ok)
+                    let openings = try #require(try Self.json(response.body)["openings"] as? [[String: Any]])
+                    shapes += openings.filter { $0["app"] as? String == "a" }.map { $0 as NSDictionary }
+                }
+            }
+            let batch = ByteBuffer(string: #"{"urls": ["\#(link)"]}"#)
+            try await client.execute(uri: "/v1/resolve", method: .post, body: batch) { response in
+                let results = try #require(try Self.json(response.body)["results"] as? [[String: Any]])
+                let openings = try #require(results.first?["openings"] as? [[String: Any]])
+                shapes += openings.filter { $0["app"] as? String == "a" }.map { $0 as NSDictionary }
+            }
+            #expect(shapes.count == 3)
+            let error = try #require(shapes.first?["error"] as? [String: Any])
+            #expect(Set(error.keys) == ["code", "message"])
+            #expect(error["code"] as? String == "E_UNSAFE_OUTPUT")
+            #expect((error["message"] as? String)?.contains("javascript") == true, "\(error)")
+            #expect(shapes.first?["url"] is NSNull)
+            #expect(shapes.allSatisfy { $0 == shapes[0] }, "\(shapes)")
+        }
+    }
+
     @Test func batchResolvesInOrderAndReportsBadEntries() async throws {
         let app = try await Self.server().application()
         try await app.test(.router) { client in
@@ -156,6 +194,35 @@ import Testing
             }
             try await client.execute(uri: "/nope/../../etc/passwd", method: .get) { response in
                 #expect(response.status == .notFound)
+            }
+        }
+    }
+
+    /// `/v1/tests` runs the manifest's own tests with their scripts, through the runner `switchyard test` uses: the
+    /// v5 manifest's script cases that fail are counted, not hidden as skipped.
+    @Test(.enabled(if: SharedData.isAvailable, SharedData.skipReason))
+    func testsRunTheManifestsScriptsAsTheCommandLineDoes() async throws {
+        let manifest = try #require(SharedData.url("openerManifest-v5.json"))
+        let server = try await SwitchyardServer(
+            configuration: ServerConfiguration(port: 0, manifest: .file(manifest.path), networkEnabled: false)
+        )
+        // What `switchyard test openerManifest-v5.json` runs: the rules, and an offline script engine.
+        let command = await RuleTestRunner(rules: server.store.rules, engine: ScriptEngine(fetcher: nil)).run()
+        try await server.application().test(.router) { client in
+            try await client.execute(uri: "/v1/tests", method: .get) { response in
+                #expect(response.status == .ok)
+                let body = try Self.json(response.body)
+                let failed = try #require(body["failed"] as? Int)
+                #expect(failed > 0)
+                #expect(failed == command.failed)
+                #expect(body["passed"] as? Int == command.passed)
+                #expect(body["skipped"] as? Int == command.skipped)
+                let results = try #require(body["results"] as? [[String: Any]])
+                let scriptFailures = results.filter {
+                    $0["kind"] as? String == "script" && $0["status"] as? String == "failed"
+                }
+                #expect(!scriptFailures.isEmpty)
+                #expect(!results.contains { $0["reason"] as? String == "script" }, "a script case was skipped unrun")
             }
         }
     }
@@ -247,6 +314,36 @@ import Testing
             }
             try await client.execute(uri: "/v1/choose?type=fax&action=send", method: .get) { response in
                 #expect(response.status == .notFound)
+            }
+        }
+    }
+
+    /// `/v1/app-types` lists what `/v1/choose` takes: every type and action it lists is answered there.
+    @Test func appTypesListWhatTheChooserTakes() async throws {
+        let app = try await Self.server().application()
+        try await app.test(.router) { client in
+            var types: [[String: Any]] = []
+            try await client.execute(uri: "/v1/app-types", method: .get) { response in
+                #expect(response.status == .ok)
+                types = try #require(try Self.json(response.body)["types"] as? [[String: Any]])
+            }
+            let twitter = try #require(types.first { $0["key"] as? String == "twitter" })
+            let actions = try #require(twitter["actions"] as? [[String: Any]])
+            #expect(actions.contains { $0["key"] as? String == "show_profile" && $0["name"] is String })
+            let parameters = try #require(twitter["parameters"] as? [[String: Any]])
+            #expect(parameters.contains { $0["key"] as? String == "profile_screenname" })
+            let apps = try #require(twitter["apps"] as? [[String: Any]])
+            #expect(apps.contains { $0["key"] as? String == "twitter" && $0["scheme"] is String })
+            #expect(types.count >= 4)
+            for type in types {
+                let key = try #require(type["key"] as? String)
+                for action in try #require(type["actions"] as? [[String: Any]]) {
+                    let actionKey = try #require(action["key"] as? String)
+                    try await client.execute(uri: "/v1/choose?type=\(key)&action=\(actionKey)", method: .get) {
+                        response in
+                        #expect(response.status == .ok, "\(key)/\(actionKey): \(String(buffer: response.body))")
+                    }
+                }
             }
         }
     }

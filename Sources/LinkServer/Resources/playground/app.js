@@ -39,21 +39,49 @@ async function getJSON(url) {
   return body;
 }
 
-async function resolveLink(link, installed) {
+// A checkbox with its label, for the installed-apps controls.
+function check(value, label, checked) {
+  const box = el("input", { type: "checkbox", value });
+  box.checked = checked;
+  return el("label", { class: "check" }, box, label);
+}
+
+// The installed-apps control of the resolve form: the apps and browsers of the served rules (/v1/apps).
+let appList = null;
+async function loadApps(chosen) {
+  if (!appList) appList = (await getJSON("/v1/apps")).apps;
+  for (const [selector, kind, title] of [["#installed-apps", "app", "Apps"], ["#installed-browsers", "browser", "Browsers"]]) {
+    const apps = appList.filter((app) => app.kind === kind).sort((a, b) => a.name.localeCompare(b.name));
+    $(selector).replaceChildren(el("h3", {}, title), ...apps.map((app) => check(app.identifier, app.name, chosen.has(app.identifier))));
+  }
+  updateInstalledSummary();
+}
+
+const installedList = () => [...document.querySelectorAll("#installed-picker input:checked")].map((box) => box.value);
+
+function updateInstalledSummary() {
+  const chosen = [...document.querySelectorAll("#installed-picker input:checked")].map((box) => box.parentElement.textContent);
+  $("#installed-summary").textContent = chosen.length === 0 ? "all" : visible(`${chosen.length}: ${chosen.join(", ")}`);
+}
+
+async function resolveLink() {
   const error = $("#resolve-error");
   error.hidden = true;
   document.body.dataset.state = "loading";
-  const query = new URLSearchParams({ url: link });
-  if (installed) query.set("installed", installed);
+  const query = new URLSearchParams({ url: $("#link").value });
+  const installed = installedList();
+  if (installed.length > 0) query.set("installed", installed.join(","));
+  if ($("#platform").value) query.set("platform", $("#platform").value);
   try {
     // One resolution, with its trace: the same document /v1/resolve gives, plus why each rule did or did not match.
     const resolution = await getJSON(`/v1/explain?${query}`);
     renderSteps(resolution);
-    renderOpenings(resolution.openings, $("#openings"));
+    renderOpenings(resolution.openings);
   } catch (failure) {
     error.textContent = visible(failure.message);
     error.hidden = false;
-    $("#openings").replaceChildren();
+    $("#steps").replaceChildren();
+    renderOpenings([], false);
   }
   document.body.dataset.state = "done";
 }
@@ -68,33 +96,67 @@ function renderSteps(resolution) {
   steps.append(el("p", { class: "step" }, `Matcher: ${candidates} of ${actions.length} actions were candidates; ${resolution.openings.length} openings.`));
 }
 
-function renderOpenings(openings, list) {
-  list.replaceChildren();
-  if (openings.length === 0) list.append(el("li", { class: "opening" }, el("span"), "No app opens this link."));
-  for (const opening of openings) {
-    const native = opening.url
-      ? el("a", { class: "native", href: opening.url }, opening.url)
-      : el("span", { class: "native" }, opening.needsScript ? "(a script produces this URL)" : `(no URL: ${opening.error ? `${opening.error.message} (${opening.error.code})` : "none"})`);
-    list.append(el("li", { class: "opening", "data-kind": opening.kind },
-      icon(opening.appName || opening.title, opening.iconURL),
-      el("div", {},
-        el("div", {}, el("span", { class: "name" }, opening.appName || opening.title), el("span", { class: "kind" }, `${opening.kind} · ${opening.title}`)),
-        native,
-        el("div", { class: "rule" }, `rule ${opening.rule}`))));
+// What an opening gives: its native URL as a link, or why there is none (an error reads as an error, not a URL).
+function nativePart(opening) {
+  if (opening.url) return el("a", { class: "native", href: opening.url }, opening.url);
+  if (opening.error) return el("div", { class: "opening-error error", role: "alert" }, `No URL: ${opening.error.message} (${opening.error.code})`);
+  if (opening.needsScript) return el("span", { class: "pending" }, "a script produces this URL");
+  return el("span", { class: "pending" }, "no URL");
+}
+
+function openingItem(opening) {
+  return el("li", { class: "opening", "data-kind": opening.kind },
+    icon(opening.appName || opening.title, opening.iconURL),
+    el("div", {},
+      el("div", {}, el("span", { class: "name" }, opening.appName || opening.title), el("span", { class: "kind" }, `${opening.kind} · ${opening.title}`)),
+      nativePart(opening),
+      el("div", { class: "rule" }, `rule ${opening.rule}`)));
+}
+
+// App actions (and previews) first; the browsers, which open any web link, in their own group, collapsed.
+function renderOpenings(openings, saysWhenEmpty = true) {
+  const list = $("#openings");
+  const browsers = openings.filter((opening) => opening.kind === "browser");
+  const others = openings.filter((opening) => opening.kind !== "browser");
+  list.replaceChildren(...others.map(openingItem));
+  if (others.length === 0 && saysWhenEmpty) list.append(el("li", { class: "opening empty" }, el("span"), browsers.length === 0 ? "No app opens this link." : "No app action opens this link; browsers can."));
+  const group = $("#browsers");
+  group.hidden = browsers.length === 0;
+  group.open = false;
+  $("#browsers-summary").textContent = `${browsers.length} ${browsers.length === 1 ? "browser" : "browsers"} can open it as a web page`;
+  $("#browser-openings").replaceChildren(...browsers.map(openingItem));
+}
+
+// The chooser form: its selects and fields come from /v1/app-types.
+let appTypes = null;
+async function loadAppTypes() {
+  if (!appTypes) {
+    appTypes = (await getJSON("/v1/app-types")).types;
+    $("#choose-type").replaceChildren(...appTypes.map((type) => el("option", { value: type.key }, type.name)));
+    fillChooser();
   }
 }
 
-async function choose(form) {
-  const data = new FormData(form);
-  const query = new URLSearchParams({ type: data.get("type"), action: data.get("action") });
-  for (const pair of String(data.get("params") || "").split(",").map((text) => text.trim()).filter(Boolean)) query.append("param", pair);
-  if (data.get("installed")) query.set("installed", data.get("installed"));
+function fillChooser() {
+  const type = appTypes.find((candidate) => candidate.key === $("#choose-type").value) || appTypes[0];
+  $("#choose-action").replaceChildren(...type.actions.map((action) => el("option", { value: action.key }, action.name || action.key)));
+  $("#choose-params").replaceChildren(...type.parameters.map((parameter) =>
+    el("label", { class: "control" }, parameter.name || parameter.key,
+      el("input", { type: "text", "data-param": parameter.key, placeholder: parameter.description || parameter.key }))));
+  $("#choose-installed").replaceChildren(el("h3", {}, "Installed apps (none ticked: all)"), ...type.apps.map((app) => check(app.key, app.name, false)));
+}
+
+async function choose() {
+  const query = new URLSearchParams({ type: $("#choose-type").value, action: $("#choose-action").value });
+  for (const input of document.querySelectorAll("#choose-params input")) if (input.value) query.append("param", `${input.dataset.param}=${input.value}`);
+  const installed = [...document.querySelectorAll("#choose-installed input:checked")].map((box) => box.value);
+  if (installed.length > 0) query.set("installed", installed.join(","));
   const error = $("#choose-error");
   error.hidden = true;
+  const list = $("#choices");
+  list.replaceChildren();
   try {
     const picker = await getJSON(`/v1/choose?${query}`);
-    const list = $("#choices");
-    list.replaceChildren();
     for (const choice of picker.choices || []) {
       list.append(el("li", { class: "opening" + (choice.isDefault ? " default" : "") },
         icon(choice.name, null),
@@ -104,8 +166,10 @@ async function choose(form) {
     error.textContent = visible(failure.message);
     error.hidden = false;
   }
+  document.body.dataset.state = "done";
 }
 
+// The rule-tests tab: one row per case; a failure's reason reads as an error, values as code.
 let testReport = null;
 async function loadTests() {
   if (!testReport) testReport = await getJSON("/v1/tests");
@@ -113,27 +177,55 @@ async function loadTests() {
   const body = $("#tests tbody");
   body.replaceChildren();
   const failuresOnly = $("#failures-only").checked;
-  for (const result of testReport.results.filter((r) => !failuresOnly || r.status !== "passed").slice(0, 2000)) {
-    body.append(el("tr", {},
-      el("td", { class: result.status }, result.status), el("td", {}, result.kind), el("td", {}, result.location),
-      el("td", {}, result.input), el("td", {}, `${result.expected ?? "null"} / ${result.actual ?? "null"}${result.reason ? ` — ${result.reason}` : ""}`)));
+  const shown = testReport.results.filter((r) => !failuresOnly || r.status !== "passed");
+  // Failures first, then skips: what needs attention is at the top.
+  shown.sort((a, b) => (a.status === "failed" ? 0 : 1) - (b.status === "failed" ? 0 : 1));
+  for (const result of shown.slice(0, 2000)) {
+    const outcome = el("td", { class: "outcome" },
+      el("div", {}, el("span", { class: "label" }, "expected "), el("code", {}, result.expected ?? "null")),
+      el("div", {}, el("span", { class: "label" }, "actual "), el("code", {}, result.actual ?? "null")));
+    if (result.reason) outcome.append(el("div", { class: result.status === "failed" ? "reason error" : "reason" }, result.reason));
+    body.append(el("tr", { class: `row-${result.status}` },
+      el("td", { class: `status ${result.status}` }, result.status), el("td", {}, result.kind), el("td", {}, el("code", {}, result.location)),
+      el("td", {}, el("code", {}, result.input)), outcome));
   }
+  document.body.dataset.state = "done";
 }
 
 function show(view) {
   for (const tab of document.querySelectorAll(".tab")) tab.classList.toggle("active", tab.dataset.view === view);
   for (const section of document.querySelectorAll(".view")) section.hidden = section.id !== `view-${view}`;
+  history.replaceState(null, "", view === "resolve" ? location.pathname + location.search : `#${view}`);
   if (view === "tests") loadTests().catch((failure) => { $("#tests-summary").textContent = failure.message; });
+  if (view === "chooser") loadAppTypes().catch((failure) => { $("#choose-error").textContent = failure.message; $("#choose-error").hidden = false; });
 }
 
 for (const tab of document.querySelectorAll(".tab")) tab.addEventListener("click", () => show(tab.dataset.view));
-$("#resolve-form").addEventListener("submit", (event) => { event.preventDefault(); resolveLink($("#link").value, $("#installed").value); });
-$("#choose-form").addEventListener("submit", (event) => { event.preventDefault(); choose(event.target); });
+$("#resolve-form").addEventListener("submit", (event) => { event.preventDefault(); resolveLink(); });
+$("#installed-picker").addEventListener("change", updateInstalledSummary);
+$("#installed-clear").addEventListener("click", () => {
+  for (const box of document.querySelectorAll("#installed-picker input:checked")) box.checked = false;
+  updateInstalledSummary();
+});
+$("#choose-type").addEventListener("change", fillChooser);
+$("#choose-form").addEventListener("submit", (event) => { event.preventDefault(); choose(); });
 $("#failures-only").addEventListener("change", () => loadTests());
 
-// ?url=… fills the form and resolves at once (handy for sharing, and how the browser test drives the page).
-const initial = new URLSearchParams(location.search).get("url");
-if (initial) {
-  $("#link").value = initial;
-  $("#resolve-form").requestSubmit();
+// ?url=…&platform=…&installed=a,b fills the form and resolves at once (handy for sharing, and how the browser test
+// drives the page); #tests or #chooser opens that tab.
+async function start() {
+  const query = new URLSearchParams(location.search);
+  if (query.get("platform")) $("#platform").value = query.get("platform");
+  try {
+    await loadApps(new Set((query.get("installed") || "").split(",").filter(Boolean)));
+  } catch (failure) {
+    $("#installed-summary").textContent = `unavailable (${failure.message})`;
+  }
+  const view = location.hash.slice(1);
+  if (view === "tests" || view === "chooser") show(view);
+  if (query.get("url")) {
+    $("#link").value = query.get("url");
+    $("#resolve-form").requestSubmit();
+  }
 }
+start();

@@ -1,0 +1,5 @@
+import ArgumentParser
+import LinkServer
+
+/// `--log-format text|json`.
+extension LogFormat: ExpressibleByArgument {}
