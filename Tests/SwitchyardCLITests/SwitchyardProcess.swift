@@ -125,7 +125,9 @@ final class InteractiveSwitchyard: @unchecked Sendable {
     init(_ arguments: [String]) throws {
         directory = try TemporaryDirectory()
         errors = directory.url.appendingPathComponent("stderr")
-        FileManager.default.createFile(atPath: errors.path, contents: nil)
+        guard FileManager.default.createFile(atPath: errors.path, contents: nil) else {
+            throw SwitchyardProcess.Failure(description: "cannot create the capture file \(errors.path)")
+        }
         process.executableURL = SwitchyardProcess.binaryURL
         process.arguments = arguments
         process.standardInput = input
