@@ -78,9 +78,11 @@ import Testing
     @Test func theTextFormatIsSwiftLogsLine() async throws {
         let log = CapturedLog()
         let server = try await Self.server(.text, log: log)
-        try await server.application().test(.router) { client in
+        let status = try await server.application().test(.router) { client in
             try await client.execute(uri: "/healthz?installed=" + String(repeating: "x", count: 50), method: .get)
+                .status
         }
+        #expect(status == .ok)
         let line = try #require(log.lines.all.first { $0.contains(" request") })
         #expect(line.contains(" info switchyard.server:"), "\(line)")
         #expect(line.contains("method=GET"))
