@@ -69,8 +69,6 @@ public struct LoadedRules: Sendable {
     public let skippedEntries: [Diagnostic]
     /// Why a cached copy of a manifest URL was used instead of a fresh download, if it was.
     public let downloadWarning: String?
-    /// The bytes the manifest was read from (``LinkRules/LoadedManifest/source``).
-    public let source: [UInt8]
 }
 
 /// Why a manifest was refused: what failed, where, and the diagnostics behind it.
@@ -194,12 +192,6 @@ public struct RuleSetLoader: Sendable {
             }
             report = run
         }
-        return LoadedRules(
-            rules: rules,
-            testReport: report,
-            skippedEntries: errors,
-            downloadWarning: downloadWarning,
-            source: loaded.source
-        )
+        return LoadedRules(rules: rules, testReport: report, skippedEntries: errors, downloadWarning: downloadWarning)
     }
 }

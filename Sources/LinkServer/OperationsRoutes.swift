@@ -2,8 +2,7 @@ import Hummingbird
 import LinkMatching
 import NIOCore
 
-/// `GET /healthz` and `GET /metrics`: what an operator or a load balancer polls, about this one process (so
-/// `no-store`: a cache in front must never answer for a replica).
+/// `GET /healthz` and `GET /metrics`: what an operator or a load balancer polls.
 struct OperationsRoutes {
     let store: RuleSetStore
     let metrics: ServerMetrics
@@ -11,21 +10,18 @@ struct OperationsRoutes {
     /// The routes, at the root.
     var collection: RouteCollection<SwitchyardRequestContext> {
         let routes = RouteCollection(context: SwitchyardRequestContext.self)
-        routes.get("healthz") { request, context in
-            var response = try Health(
+        routes.get("healthz") { _, _ in
+            Health(
                 status: "ok",
                 generation: store.generation,
                 rules: store.rules.file ?? "bundled",
                 lastRejection: store.lastRejection
             )
-            .response(from: request, context: context)
-            response.headers[.cacheControl] = HTTPCaching.noStore
-            return response
         }
         routes.get("metrics") { _, _ in
             Response(
                 status: .ok,
-                headers: [.contentType: "text/plain; version=0.0.4", .cacheControl: HTTPCaching.noStore],
+                headers: [.contentType: "text/plain; version=0.0.4"],
                 body: .init(byteBuffer: ByteBuffer(bytes: metrics.exposition()))
             )
         }

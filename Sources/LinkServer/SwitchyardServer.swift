@@ -58,7 +58,6 @@ public struct SwitchyardServer: Sendable {
         catalog = (try? AppCatalog.bundled()) ?? AppCatalog()
         store = RuleSetStore(
             network.resolver(for: loaded.rules),
-            identity: RuleSetStore.identity(of: loaded),
             testReport: loaded.testReport,
             fileSignature: Self.signature(of: configuration.manifest),
             testTimeLimit: configuration.scriptBudget
@@ -128,7 +127,6 @@ public struct SwitchyardServer: Sendable {
             let loaded = try await loader.load(configuration.manifest)
             store.replace(
                 with: network.resolver(for: loaded.rules),
-                identity: RuleSetStore.identity(of: loaded),
                 testReport: loaded.testReport,
                 fileSignature: signature
             )
