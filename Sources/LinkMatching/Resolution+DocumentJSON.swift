@@ -10,26 +10,11 @@ extension Resolution: DocumentJSONWritable {
         json.key("input")
         json.string(input)
         json.key("openings")
-        json.openArray()
-        for opening in openings {
-            json.element()
-            opening.write(to: &json)
-        }
-        json.closeArray()
+        json.array(openings) { $0.write(to: &$1) }
         json.key("steps")
-        json.openArray()
-        for step in steps {
-            json.element()
-            step.write(to: &json)
-        }
-        json.closeArray()
+        json.array(steps) { $0.write(to: &$1) }
         json.key("timedOutRules")
-        json.openArray()
-        for rule in timedOutRules {
-            json.element()
-            json.string(rule.description)
-        }
-        json.closeArray()
+        json.array(timedOutRules) { $1.string($0.description) }
         json.key("unwrapped")
         json.string(unwrapped)
         return true

@@ -40,6 +40,16 @@ public struct DocumentJSON: Sendable {
         first = false
     }
 
+    /// An array of `elements`, each written by `write`.
+    public mutating func array<Element>(_ elements: [Element], _ write: (Element, inout DocumentJSON) -> Void) {
+        openArray()
+        for element in elements {
+            self.element()
+            write(element, &self)
+        }
+        closeArray()
+    }
+
     /// Starts the next element of the open array (a comma unless it is the first).
     public mutating func element() {
         if !first { bytes.append(UInt8(ascii: ",")) }
@@ -75,15 +85,21 @@ public struct DocumentJSON: Sendable {
                 case 0x0C: bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "f")])
                 case 0x0D: bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "r")])
                 default:
-                    let hex = Array("0123456789abcdef".utf8)
-                    bytes.append(contentsOf: Array("\\u00".utf8))
-                    bytes.append(hex[Int(byte >> 4)])
-                    bytes.append(hex[Int(byte & 0xF)])
+                    bytes.append(contentsOf: [
+                        UInt8(ascii: "\\"), UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"),
+                    ])
+                    bytes.append(Self.hexDigit(byte >> 4))
+                    bytes.append(Self.hexDigit(byte & 0xF))
                 }
             }
             bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[start...]))
         }
         bytes.append(UInt8(ascii: "\""))
+    }
+
+    /// The lowercase hexadecimal digit of `value` (0–15), as `JSONEncoder` writes `\u00xx`.
+    private static func hexDigit(_ value: UInt8) -> UInt8 {
+        value < 10 ? UInt8(ascii: "0") + value : UInt8(ascii: "a") + value - 10
     }
 
     /// An integer value.
