@@ -11,18 +11,6 @@ struct RunawayPolicyTests {
     static let loop = "function process(url, completionHandler) { while (true) {} }"
     static let fine = "function process(url, completionHandler) { completionHandler('app://' + url.length) }"
 
-    /// Runs `source` once with a time limit, as a resolution would.
-    static func run(
-        _ engine: ScriptEngine,
-        _ source: String,
-        input: String = "https://a.example/",
-        limit: Duration,
-        rule: String = "/actions/0/formats/0"
-    ) async throws -> Result<String?, ScriptError> {
-        let script = try engine.runner.compile(source, kind: .script2, name: rule)
-        return await engine.run(script, input: input, deadline: .now + limit)
-    }
-
     @Test func aScriptStoppedTooOftenIsSetAsideThenRunsAgain() async throws {
         let clock = ManualClock()
         let engine = ScriptEngine(
@@ -31,24 +19,24 @@ struct RunawayPolicyTests {
             clock: clock
         )
         for _ in 0..<2 {
-            #expect(try await Self.run(engine, Self.loop, limit: .milliseconds(100)).failure?.code == .timeout)
+            #expect(try await engine.run(source: Self.loop, limit: .milliseconds(100)).failure?.code == .timeout)
         }
         // The third run is refused at once instead of holding a worker for another 100 ms.
         let wall = ContinuousClock()
         let start = wall.now
-        let refused = try await Self.run(engine, Self.loop, limit: .milliseconds(100))
+        let refused = try await engine.run(source: Self.loop, limit: .milliseconds(100))
         #expect(wall.now - start < .milliseconds(50))
         #expect(refused.failure?.code == .quarantined)
         #expect(refused.failure?.description.contains("/actions/0/formats/0") == true)
         #expect(refused.failure?.description.contains("set aside for 30 s more") == true)
         // Another script runs as usual meanwhile.
-        let other = try await Self.run(engine, Self.fine, limit: .seconds(5), rule: "/actions/1/formats/0")
+        let other = try await engine.run(source: Self.fine, limit: .seconds(5), rule: "/actions/1/formats/0")
         #expect(other.success == "app://18")
         // Just before the cooldown ends it is still refused; after it, the script is given its time limit again.
         clock.advance(by: .seconds(29))
-        #expect(try await Self.run(engine, Self.loop, limit: .milliseconds(100)).failure?.code == .quarantined)
+        #expect(try await engine.run(source: Self.loop, limit: .milliseconds(100)).failure?.code == .quarantined)
         clock.advance(by: .seconds(2))
-        #expect(try await Self.run(engine, Self.loop, limit: .milliseconds(100)).failure?.code == .timeout)
+        #expect(try await engine.run(source: Self.loop, limit: .milliseconds(100)).failure?.code == .timeout)
     }
 
     /// Runs `count` runs of `source` on `input` at once.
@@ -110,7 +98,7 @@ struct RunawayPolicyTests {
     @Test func withoutAPolicyEveryRunGetsItsTimeLimit() async throws {
         let engine = ScriptEngine(fetcher: nil)
         for _ in 0..<4 {
-            #expect(try await Self.run(engine, Self.loop, limit: .milliseconds(50)).failure?.code == .timeout)
+            #expect(try await engine.run(source: Self.loop, limit: .milliseconds(50)).failure?.code == .timeout)
         }
     }
 }
