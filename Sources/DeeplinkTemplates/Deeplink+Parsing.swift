@@ -112,7 +112,7 @@ extension Deeplink {
 
     /// The WHATWG URL Standard's special schemes: their links name a host, as `http` links do. Any other scheme is
     /// an app's own, whose "host" is the first segment of its route.
-    static var specialSchemes: Set<String> { ["http", "https", "ws", "wss", "ftp", "file"] }
+    static var specialSchemes: Set<String> { whatwgSpecialSchemes }
 
     /// Literals must match exactly; an argument takes the text up to the next literal, or at the end up to the
     /// next `/`, `?`, `#` or `&` (a catch-all takes the rest); `exact` requires nothing but a `/` to be left.
@@ -285,3 +285,7 @@ enum Parts {
         return (String(beforeFragment[..<(queryStart ?? beforeFragment.endIndex)]), query, fragment)
     }
 }
+
+/// ``Deeplink/specialSchemes``, built once (a generic type cannot store it, and the computed property built the set
+/// anew for every link parsed).
+private let whatwgSpecialSchemes: Set<String> = ["http", "https", "ws", "wss", "ftp", "file"]
