@@ -1,4 +1,5 @@
 import Foundation
+import LinkRules
 import Logging
 import Synchronization
 
@@ -30,31 +31,6 @@ public enum LogFormat: String, Sendable, CaseIterable {
 /// the timestamp in ISO 8601 with milliseconds (UTC), the metadata (the logger's, its provider's and the event's,
 /// in that order of precedence, the event's winning) as strings, lists and objects, as swift-log gives them.
 public struct JSONLogHandler: LogHandler {
-    /// A metadata value in JSON: a string, a list, or an object.
-    enum MetadataValue: Encodable {
-        case string(String)
-        case list([MetadataValue])
-        case object([String: MetadataValue])
-
-        init(_ value: Logger.Metadata.Value) {
-            switch value {
-            case .string(let text): self = .string(text)
-            case .stringConvertible(let convertible): self = .string(convertible.description)
-            case .array(let values): self = .list(values.map(MetadataValue.init))
-            case .dictionary(let values): self = .object(values.mapValues(MetadataValue.init))
-            }
-        }
-
-        func encode(to encoder: any Encoder) throws {
-            var container = encoder.singleValueContainer()
-            switch self {
-            case .string(let text): try container.encode(text)
-            case .list(let values): try container.encode(values)
-            case .object(let values): try container.encode(values)
-            }
-        }
-    }
-
     /// The logger's label.
     public let label: String
     /// The lowest level written.
@@ -85,37 +61,55 @@ public struct JSONLogHandler: LogHandler {
         set { metadata[key] = newValue }
     }
 
-    /// Writes `event` as one line.
+    /// Writes `event` as one line, with LinkRules' JSON string escaper (``JSONWriter/appendQuoted(_:to:)``): no
+    /// encoder is made or run per event, as this runs once per request.
     public func log(event: LogEvent) {
         var merged = metadata
         if let provided = metadataProvider?.get() { merged.merge(provided) { _, new in new } }
         if let own = event.metadata { merged.merge(own) { _, new in new } }
-        // The fields in a fixed order (an encoder's keyed container does not keep one), each value encoded alone.
-        let fields: [(String, any Encodable)] =
-            [
-                ("timestamp", Date().formatted(Self.timestampStyle)), ("level", event.level.rawValue),
-                ("label", label), ("message", event.message.description),
-            ] + (merged.isEmpty ? [] : [("metadata", merged.mapValues(MetadataValue.init))])
-        let encoder = JSONEncoder.logLine
-        var line = "{"
-        for (index, (key, value)) in fields.enumerated() {
-            guard let data = try? encoder.encode(value) else { return }
-            line += (index == 0 ? "\"" : ",\"") + key + "\":" + String(decoding: data, as: UTF8.self)
+        // The fields in a fixed order.
+        var line = #"{"timestamp":"#
+        JSONWriter.appendQuoted(Date().formatted(Self.timestampStyle), to: &line)
+        line += #","level":"#
+        JSONWriter.appendQuoted(event.level.rawValue, to: &line)
+        line += #","label":"#
+        JSONWriter.appendQuoted(label, to: &line)
+        line += #","message":"#
+        JSONWriter.appendQuoted(event.message.description, to: &line)
+        if !merged.isEmpty {
+            line += #","metadata":"#
+            Self.append(.dictionary(merged), to: &line)
         }
+        line += "}\n"
         var stream = stream
-        stream.write(line + "}\n")
+        stream.write(line)
+    }
+
+    /// A metadata value as JSON: a string (a convertible's description), a list, or an object with its keys sorted.
+    static func append(_ value: Logger.Metadata.Value, to line: inout String) {
+        switch value {
+        case .string(let text): JSONWriter.appendQuoted(text, to: &line)
+        case .stringConvertible(let convertible): JSONWriter.appendQuoted(convertible.description, to: &line)
+        case .array(let values):
+            line += "["
+            for (index, element) in values.enumerated() {
+                if index > 0 { line += "," }
+                append(element, to: &line)
+            }
+            line += "]"
+        case .dictionary(let members):
+            line += "{"
+            for (index, member) in members.sorted(by: { $0.key < $1.key }).enumerated() {
+                if index > 0 { line += "," }
+                JSONWriter.appendQuoted(member.key, to: &line)
+                line += ":"
+                append(member.value, to: &line)
+            }
+            line += "}"
+        }
     }
 
     private static let timestampStyle = Date.ISO8601FormatStyle(includingFractionalSeconds: true)
-}
-
-extension JSONEncoder {
-    /// The encoder of log values: compact, slashes unescaped, metadata keys sorted.
-    fileprivate static var logLine: JSONEncoder {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.withoutEscapingSlashes, .sortedKeys]
-        return encoder
-    }
 }
 
 /// Standard error as a log stream: each `write` (one log line) in one system call, under a lock, so lines from
