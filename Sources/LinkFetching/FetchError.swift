@@ -39,14 +39,16 @@ public struct FetchError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The kind of failure.
     public var code: Code
 
-    /// The stable identifier documents show (`E_REDIRECT_LOOP`, `E_SSRF_BLOCKED`, …).
+    /// The stable identifier documents show (`E_REDIRECT_LOOP`, `E_SSRF_BLOCKED`, …): the code's words in capitals,
+    /// an acronym one word (`invalidURL` is `E_INVALID_URL`).
     public var identifier: String {
         switch code {
         case .blockedAddress: "E_SSRF_BLOCKED"
         default:
             "E_"
-                + code.rawValue.reduce(into: "") { result, character in
-                    if character.isUppercase { result += "_" }
+                + zip(code.rawValue, [" "] + code.rawValue).reduce(into: "") { result, pair in
+                    let (character, previous) = pair
+                    if character.isUppercase && !previous.isUppercase { result += "_" }
                     result += character.uppercased()
                 }
         }

@@ -97,3 +97,18 @@ import WebLinks
         #expect(unknown?.code == .unresolvableHost)
     }
 }
+
+@Suite struct FetchErrorIdentifierTests {
+    /// Each code's identifier is its words in capitals; an acronym is one word, not a letter each.
+    @Test(arguments: [
+        (FetchError.Code.invalidURL, "E_INVALID_URL"),
+        (.redirectLoop, "E_REDIRECT_LOOP"),
+        (.tooManyRedirects, "E_TOO_MANY_REDIRECTS"),
+        (.httpStatus, "E_HTTP_STATUS"),
+        (.blockedAddress, "E_SSRF_BLOCKED"),
+        (.offline, "E_OFFLINE"),
+    ])
+    func identifiersAreTheCodesWordsInCapitals(_ code: FetchError.Code, identifier: String) {
+        #expect(FetchError(code, url: "https://x.example/", message: "m").identifier == identifier)
+    }
+}
