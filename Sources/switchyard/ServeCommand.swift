@@ -32,7 +32,7 @@ struct ServeCommand: AsyncParsableCommand {
     var reloadInterval: Double = 5
 
     @Option(help: "How much the server logs on standard error.")
-    var logLevel = LogLevel.info
+    var logLevel = Logger.Level.info
 
     @Option(help: "Log lines as text, or as one JSON object each (timestamp, level, label, message, metadata).")
     var logFormat = LogFormat.text
@@ -57,7 +57,7 @@ struct ServeCommand: AsyncParsableCommand {
         // The server's own logger, not the process-wide logging system: it writes where the command prints, in the
         // format and at the level asked for, and a second run in the same process (a test) can choose others.
         let logger = Logger(label: "switchyard.server") { [logLevel, logFormat] label in
-            logFormat.handler(label: label, level: logLevel.level, stream: LogStream(output: output))
+            logFormat.handler(label: label, level: logLevel, stream: LogStream(output: output))
         }
         let configuration = ServerConfiguration(
             host: host,
@@ -98,24 +98,6 @@ extension ServeCommand {
         case EADDRNOTAVAIL: return "the address is not one of this machine's"
         case EACCES, EPERM: return "permission denied (ports below 1024 need privileges)"
         default: return "the system refused it (errno \(error.errnoCode))"
-        }
-    }
-}
-
-/// `--log-level`: swift-log's levels, by the names it gives them.
-enum LogLevel: String, CaseIterable, ExpressibleByArgument {
-    case trace, debug, info, notice, warning, error, critical
-
-    /// The swift-log level.
-    var level: Logger.Level {
-        switch self {
-        case .trace: .trace
-        case .debug: .debug
-        case .info: .info
-        case .notice: .notice
-        case .warning: .warning
-        case .error: .error
-        case .critical: .critical
         }
     }
 }

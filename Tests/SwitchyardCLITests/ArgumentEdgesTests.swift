@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import LinkResolver
 import LinkRules
+import Logging
 import SwitchyardTestSupport
 import Testing
 
@@ -77,13 +78,13 @@ import Testing
         #expect(command.to.version == version)
     }
 
-    @Test(arguments: LogLevel.allCases)
-    func logLevelsAreSwiftLogsLevels(_ level: LogLevel) throws {
+    @Test(arguments: Logger.Level.allCases)
+    func logLevelsAreSwiftLogsLevels(_ level: Logger.Level) throws {
         let command = try #require(
             try Switchyard.parseAsRoot(["serve", "--log-level", level.rawValue]) as? ServeCommand
         )
         #expect(command.logLevel == level)
-        #expect(String(describing: command.logLevel.level) == level.rawValue)
+        #expect(String(describing: command.logLevel) == level.rawValue)
     }
 
     /// A port another server holds: one line naming the address, status 2, none of NIO's text.
