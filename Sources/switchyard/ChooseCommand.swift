@@ -103,19 +103,17 @@ struct ChooseCommand: AsyncParsableCommand {
 
     /// The bundled catalog, with `--catalog`'s folder merged over it, then `--refresh-from`'s download of the type.
     private func loadCatalog() async throws(CommandFailure) -> AppCatalog {
-        var merged: AppCatalog
-        do {
-            merged = try AppCatalog.bundled()
-            if let catalog {
-                do {
-                    try UserFile.requireDirectory(catalog)
-                } catch {
-                    throw CommandFailure(error, what: "catalog folder")
-                }
-                merged = merged.merging(try AppCatalog.load(directory: URL(fileURLWithPath: catalog)))
+        if let catalog {
+            do {
+                try UserFile.requireDirectory(catalog)
+            } catch {
+                throw CommandFailure(error, what: "catalog folder")
             }
-        } catch let error as CommandFailure {
-            throw error
+        }
+        var merged: AppCatalog
+        do throws(ChooserError) {
+            merged = try AppCatalog.bundled()
+            if let catalog { merged = merged.merging(try AppCatalog.load(directory: URL(fileURLWithPath: catalog))) }
         } catch {
             throw CommandFailure(message: "error: \(error)")
         }
