@@ -7,24 +7,21 @@ import Synchronization
 /// The rules a server answers with, swapped atomically on reload: a request sees one whole generation, old or new,
 /// never a mix, and a reload never waits for requests (nor they for it).
 public final class RuleSetStore: Sendable {
-    /// One accepted rule set, with everything made from it once: its resolver (scripts compiled) and the report of
-    /// the tests it passed at load.
+    /// One accepted rule set, with everything made from it once: its resolver (scripts compiled) and the run of its
+    /// own tests.
     public struct Generation: Sendable {
         /// 1 for the initial rules, one more per accepted reload.
         public let number: Int
         /// The resolver over these rules.
         public let resolver: Resolver
-        /// The manifest's own deterministic tests, as run when the rules were accepted (scripts skipped).
-        public let testReport: RuleTestReport?
         /// The manifest's own tests with their scripts, run by the resolver's engine once, when first asked for.
         public let tests: RuleTestRun
         /// When the rules were accepted.
         public let loadedAt: Date
 
-        init(number: Int, resolver: Resolver, testReport: RuleTestReport?, testTimeLimit: Duration) {
+        init(number: Int, resolver: Resolver, testTimeLimit: Duration) {
             self.number = number
             self.resolver = resolver
-            self.testReport = testReport
             tests = RuleTestRun(RuleTestRunner(resolver: resolver, timeLimit: testTimeLimit))
             loadedAt = Date()
         }
@@ -45,14 +42,9 @@ public final class RuleSetStore: Sendable {
 
     /// Starts with a rule set that has already been accepted; each of its tests with a script may run for
     /// `testTimeLimit` (a resolution's time limit).
-    public init(
-        _ resolver: Resolver,
-        testReport: RuleTestReport?,
-        fileSignature: FileSignature? = nil,
-        testTimeLimit: Duration = .seconds(15)
-    ) {
+    public init(_ resolver: Resolver, fileSignature: FileSignature? = nil, testTimeLimit: Duration = .seconds(15)) {
         self.testTimeLimit = testTimeLimit
-        let first = Generation(number: 1, resolver: resolver, testReport: testReport, testTimeLimit: testTimeLimit)
+        let first = Generation(number: 1, resolver: resolver, testTimeLimit: testTimeLimit)
         state = Mutex(State(current: first, lastRejection: nil, fileSignature: fileSignature))
     }
 
@@ -72,14 +64,9 @@ public final class RuleSetStore: Sendable {
     public var fileSignature: FileSignature? { state.withLock { $0.fileSignature } }
 
     /// Installs a new rule set as the next generation.
-    public func replace(with resolver: Resolver, testReport: RuleTestReport?, fileSignature: FileSignature?) {
+    public func replace(with resolver: Resolver, fileSignature: FileSignature?) {
         state.withLock {
-            $0.current = Generation(
-                number: $0.current.number + 1,
-                resolver: resolver,
-                testReport: testReport,
-                testTimeLimit: testTimeLimit
-            )
+            $0.current = Generation(number: $0.current.number + 1, resolver: resolver, testTimeLimit: testTimeLimit)
             $0.lastRejection = nil
             $0.fileSignature = fileSignature
         }

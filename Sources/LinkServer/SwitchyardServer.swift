@@ -58,7 +58,6 @@ public struct SwitchyardServer: Sendable {
         catalog = (try? AppCatalog.bundled()) ?? AppCatalog()
         store = RuleSetStore(
             network.resolver(for: loaded.rules),
-            testReport: loaded.testReport,
             fileSignature: Self.signature(of: configuration.manifest),
             testTimeLimit: configuration.scriptBudget
         )
@@ -125,11 +124,7 @@ public struct SwitchyardServer: Sendable {
         let signature = Self.signature(of: configuration.manifest)
         do {
             let loaded = try await loader.load(configuration.manifest)
-            store.replace(
-                with: network.resolver(for: loaded.rules),
-                testReport: loaded.testReport,
-                fileSignature: signature
-            )
+            store.replace(with: network.resolver(for: loaded.rules), fileSignature: signature)
             metrics.recordReload(.accepted)
             metrics.recordGeneration(store.generation)
             logger.info("rules reloaded", metadata: ["reason": "\(reason)", "generation": "\(store.generation)"])
