@@ -13,19 +13,12 @@ import Testing
 /// frame, uses it as a person would, measures what is rendered and writes a report; the test reads the report from
 /// the DOM chromium dumps. It also writes Docs/playground-resolve.png and Docs/playground-tests.png.
 @Suite(.serialized) struct PlaygroundBrowserTests {
-    static let chromium: String? = ["/usr/bin/chromium", "/usr/bin/chromium-browser"].first {
-        FileManager.default.isExecutableFile(atPath: $0)
-    }
-
     @Test(
         .enabled(if: SharedData.isAvailable, SharedData.skipReason),
-        .enabled(
-            if: chromium != nil || SharedData.isCI,
-            "chromium is not installed (scripts/test installs it on CI); browser test skipped"
-        )
+        .enabled(if: Chromium.isRequired, Chromium.skipReason)
     )
     func aPersonSeesThePlayground() async throws {
-        let browser = try #require(Self.chromium, "chromium must be installed on CI (scripts/test installs it)")
+        let browser = try #require(Chromium.path, "chromium must be installed on CI (scripts/test installs it)")
         let manifest = try #require(SharedData.url("openerManifest-v5.json"))
         let server = try await SwitchyardServer(
             configuration: ServerConfiguration(port: 0, manifest: .file(manifest.path), networkEnabled: false)

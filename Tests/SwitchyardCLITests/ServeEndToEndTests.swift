@@ -74,18 +74,11 @@ import FoundationNetworking
         #expect(server.process.terminationReason == .exit)
     }
 
-    static let chromium: String? = ["/usr/bin/chromium", "/usr/bin/chromium-browser"].first {
-        FileManager.default.isExecutableFile(atPath: $0)
-    }
-
     @Test(
-        .enabled(
-            if: chromium != nil || SharedData.isCI,
-            "chromium is not installed (scripts/test installs it on CI); browser test skipped"
-        )
+        .enabled(if: Chromium.isRequired, Chromium.skipReason)
     )
     func playgroundShowsOpeningsInARealBrowser() async throws {
-        let browser = try #require(Self.chromium, "chromium must be installed on CI (scripts/test installs it)")
+        let browser = try #require(Chromium.path, "chromium must be installed on CI (scripts/test installs it)")
         let server = try RunningServer()
         defer { server.stop() }
         let page = "http://127.0.0.1:\(server.port)/?url=https%3A%2F%2Ftwitter.com%2Fjack%2Fstatus%2F20"
