@@ -4,7 +4,8 @@ import LinkRules
 ///
 /// Its JSON is the same wherever an opening is shown (`resolve --json`, `explain --json`, batch lines, the HTTP
 /// API): `{"kind", "app", "appName", "title", "url", "needsScript", "scheme", "storeId", "iconURL", "rule",
-/// "error"}`, with `url` an explicit null while there is none.
+/// "error", "layer", "preferred"}`, with `url` an explicit null while there is none; `layer` and `preferred` appear
+/// only when the user's own layer or a remembered choice decided something.
 public struct Opening: Sendable, Equatable {
     /// What produced the opening.
     public enum Kind: String, Sendable, Codable {
@@ -34,6 +35,10 @@ public struct Opening: Sendable, Equatable {
     public var script: RuleScript?
     /// For previews: whether the image may be saved (the manifest's `canSave`); nil for other kinds.
     public var canSave: Bool? = nil
+    /// The layer whose rule produced the opening: nil for the manifest, ``RuleLayer/user`` for the user's own rules.
+    public var layer: RuleLayer? = nil
+    /// Why this opening is the one to use first, when the user said so (nil otherwise).
+    public var preferred: OpeningPreference? = nil
 
     // No initialiser in this body: the matcher builds openings with the synthesized memberwise one, which the
     // optimiser moves straight into the result array; with an explicit initialiser every appended opening was
@@ -61,6 +66,34 @@ extension Opening {
             error: error,
             script: nil
         )
+    }
+}
+
+/// The layer a rule comes from, when it is not the manifest's.
+public enum RuleLayer: String, Sendable, Codable {
+    /// The user's own layer over the manifest (overrides, added actions and redirect rules).
+    case user
+}
+
+/// Why an opening is preferred: `{"by", "reason"}`.
+public struct OpeningPreference: Sendable, Equatable, Codable {
+    /// Who preferred it.
+    public enum Source: String, Sendable, Codable {
+        /// The user layer's `prefer` list.
+        case userLayer = "user-layer"
+        /// A choice remembered for the link's site (`AppChooser`).
+        case rememberedSite = "remembered-site"
+    }
+
+    /// Who preferred it.
+    public var by: Source
+    /// What said so: the user layer's pointer (`/prefer/0`) or the remembered site (`example.com`).
+    public var reason: String
+
+    /// Creates a preference.
+    public init(by: Source, reason: String) {
+        self.by = by
+        self.reason = reason
     }
 }
 
@@ -154,7 +187,8 @@ public final class OpeningApp: Sendable, Equatable {
 
 extension Opening: Codable {
     private enum CodingKeys: String, CodingKey {
-        case kind, app, appName, title, url, needsScript, scheme, storeId, iconURL, rule, error, canSave
+        case kind, app, appName, title, url, needsScript, scheme, storeId, iconURL, rule, error, canSave, layer,
+            preferred
     }
 
     /// Encodes the flat document shape; `url` is an explicit null when absent, other missing fields are omitted.
@@ -172,6 +206,8 @@ extension Opening: Codable {
         try container.encode(rule, forKey: .rule)
         try container.encodeIfPresent(error, forKey: .error)
         try container.encodeIfPresent(canSave, forKey: .canSave)
+        try container.encodeIfPresent(layer, forKey: .layer)
+        try container.encodeIfPresent(preferred, forKey: .preferred)
     }
 
     /// Decodes the flat document shape (a client reading a document; the script is not part of it).
@@ -196,5 +232,7 @@ extension Opening: Codable {
             error: try container.decodeIfPresent(OpeningError.self, forKey: .error)
         )
         canSave = try container.decodeIfPresent(Bool.self, forKey: .canSave)
+        layer = try container.decodeIfPresent(RuleLayer.self, forKey: .layer)
+        preferred = try container.decodeIfPresent(OpeningPreference.self, forKey: .preferred)
     }
 }

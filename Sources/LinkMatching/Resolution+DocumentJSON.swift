@@ -50,8 +50,21 @@ extension Opening {
         }
         json.key("kind")
         json.string(kind.rawValue)
+        if let layer {
+            json.key("layer")
+            json.string(layer.rawValue)
+        }
         json.key("needsScript")
         json.bool(needsScript)
+        if let preferred {
+            json.key("preferred")
+            json.openObject()
+            json.key("by")
+            json.string(preferred.by.rawValue)
+            json.key("reason")
+            json.string(preferred.reason)
+            json.closeObject()
+        }
         json.key("rule")
         json.string(rule.description)
         if let app {

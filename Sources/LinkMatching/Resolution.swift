@@ -88,3 +88,17 @@ extension UnwrapStep: CustomStringConvertible {
         return "\(what): \(from) → \(to)"
     }
 }
+
+extension Resolution {
+    /// Marks every opening of the app `identifier` as preferred (the first preference given wins); returns whether
+    /// the resolution has such an opening.
+    @discardableResult
+    public mutating func prefer(app identifier: String, _ preference: OpeningPreference) -> Bool {
+        var found = false
+        for index in openings.indices where openings[index].app?.identifier == identifier {
+            found = true
+            if openings[index].preferred == nil { openings[index].preferred = preference }
+        }
+        return found
+    }
+}

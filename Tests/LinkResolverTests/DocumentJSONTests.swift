@@ -40,6 +40,9 @@ import Testing
             rule: "/previews/0"
         )
         preview.canSave = false
+        var userAction = Opening(kind: .action, app: app, title: "Mine", url: "a://x", rule: "/actions/0/formats/0")
+        userAction.layer = .user
+        userAction.preferred = OpeningPreference(by: .rememberedSite, reason: Self.awkward)
         let resolution = Resolution(
             input: Self.awkward,
             unwrapped: "https://a.example/\u{0}x",
@@ -59,6 +62,7 @@ import Testing
                     error: OpeningError(code: "E_X", message: Self.awkward)
                 ),
                 preview,
+                userAction,
             ],
             timedOutRules: ["/actions/9", "/actions/a~0b"]
         )
