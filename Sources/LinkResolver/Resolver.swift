@@ -61,11 +61,22 @@ public final class Resolver: Sendable {
         input: String? = nil,
         _ request: ResolveRequest = ResolveRequest()
     ) async -> Resolution {
+        await outcome(link, input: input, request).resolution
+    }
+
+    /// Resolves a link that has been normalised, as ``resolve(_:input:_:)`` does, and tells whether the
+    /// answer depends on the rules and the request alone (``ResolutionOutcome/isReproducible``).
+    public func outcome(
+        _ link: Link,
+        input: String? = nil,
+        _ request: ResolveRequest = ResolveRequest()
+    ) async -> ResolutionOutcome {
         var budget = ResolutionBudget(timeLimit: request.timeLimit, limits: request.match.budget)
         var trace: ResolutionTrace? = request.trace ? ResolutionTrace() : nil
         var stage = unwrapAndMatch(link, request, headers: request.match.headers, budget: &budget, trace: &trace)
         var steps = stage.steps
         var timedOut = stage.timedOut
+        var isReproducible = true
         if let redirectFollower {
             await unwrapOverHTTP(
                 &stage,
@@ -73,13 +84,14 @@ public final class Resolver: Sendable {
                 follower: redirectFollower,
                 steps: &steps,
                 timedOut: &timedOut,
+                isReproducible: &isReproducible,
                 budget: &budget,
                 trace: &trace
             )
         }
         var openings = stage.openings
         if request.runsScripts, let engine, let scripts {
-            openings = await render(
+            let rendered = await render(
                 openings,
                 link: stage.link,
                 headers: stage.headers,
@@ -87,8 +99,10 @@ public final class Resolver: Sendable {
                 scripts: scripts,
                 deadline: budget.deadline
             )
+            openings = rendered.openings
+            isReproducible = isReproducible && rendered.isReproducible
         }
-        return Resolution(
+        let resolution = Resolution(
             input: input ?? link.text,
             unwrapped: stage.link.text,
             steps: steps,
@@ -96,6 +110,7 @@ public final class Resolver: Sendable {
             timedOutRules: timedOut,
             trace: trace
         )
+        return ResolutionOutcome(resolution: resolution, isReproducible: isReproducible && timedOut.isEmpty)
     }
 
     /// What the redirect rules and the matcher gave for one link.
@@ -138,23 +153,28 @@ public final class Resolver: Sendable {
     /// is asked only when nothing opens the link yet; and when a `headers` rule could apply, the same answer's headers
     /// are matched (one request per link, never the chain again). A hop that fails, loops or runs out of time ends
     /// the unwrapping at the last good link, and a refused step says why.
+    ///
+    /// A resolution that asks the network, or that the deadline stops before it could, is not reproducible.
     private func unwrapOverHTTP(
         _ stage: inout Stage,
         _ request: ResolveRequest,
         follower: RedirectFollower,
         steps: inout [UnwrapStep],
         timedOut: inout [JSONPointer],
+        isReproducible: inout Bool,
         budget: inout ResolutionBudget,
         trace: inout ResolutionTrace?
     ) async {
         var visited: Set<Link> = [stage.link]
         var redirects = 0
-        while !budget.isExpired {
+        while true {
             let wantsHeaders =
                 request.match.headers == nil && stage.headers == nil
                 && rules.headerRulesCouldApply(to: stage.link)
             let wantsRedirect = !stage.hasAction
             guard wantsHeaders || wantsRedirect else { return }
+            isReproducible = false
+            guard !budget.isExpired else { return }
             let hop: RedirectFollower.Hop
             do {
                 hop = try await follower.hop(stage.link, deadline: budget.deadline)
@@ -221,26 +241,28 @@ public final class Resolver: Sendable {
         engine: ScriptEngine,
         scripts: CompiledScripts,
         deadline: ContinuousClock.Instant
-    ) async -> [Opening] {
-        await withTaskGroup(of: (Int, Opening).self) { group in
+    ) async -> (openings: [Opening], isReproducible: Bool) {
+        await withTaskGroup(of: (Int, Opening, Bool).self) { group in
             for (index, opening) in openings.enumerated() where opening.needsScript {
                 group.addTask {
-                    (
-                        index,
-                        await self.render(
-                            opening,
-                            link: link,
-                            headers: headers,
-                            engine: engine,
-                            scripts: scripts,
-                            deadline: deadline
-                        )
+                    let rendered = await self.render(
+                        opening,
+                        link: link,
+                        headers: headers,
+                        engine: engine,
+                        scripts: scripts,
+                        deadline: deadline
                     )
+                    return (index, rendered.opening, rendered.isReproducible)
                 }
             }
             var result = openings
-            for await (index, opening) in group { result[index] = opening }
-            return result
+            var isReproducible = true
+            for await (index, opening, reproducible) in group {
+                result[index] = opening
+                isReproducible = isReproducible && reproducible
+            }
+            return (result, isReproducible)
         }
     }
 
@@ -253,6 +275,7 @@ public final class Resolver: Sendable {
     ) async -> Opening {
         guard let engine, let scripts else { return opening }
         return await render(opening, link: link, headers: headers, engine: engine, scripts: scripts, deadline: deadline)
+            .opening
     }
 
     private func render(
@@ -262,16 +285,19 @@ public final class Resolver: Sendable {
         engine: ScriptEngine,
         scripts: CompiledScripts,
         deadline: ContinuousClock.Instant
-    ) async -> Opening {
-        guard opening.needsScript, let script = opening.script else { return opening }
+    ) async -> (opening: Opening, isReproducible: Bool) {
+        guard opening.needsScript, let script = opening.script else { return (opening, true) }
         var rendered = opening
         rendered.needsScript = false
+        var isReproducible = true
         switch scripts[script] {
         case .success(let compiled):
             let input =
                 script.matchesHeaders
                 ? headers.map { link.text + "\n" + RuleSet.compactJSON($0) } ?? link.text : link.text
-            switch await engine.run(compiled, input: input, deadline: deadline) {
+            let run = await engine.runReporting(compiled, input: input, deadline: deadline)
+            isReproducible = run.isReproducible
+            switch run.output {
             case .success(let url?):
                 // The same rule as for templates: nothing invisible in a URL handed out.
                 rendered.url = OutputSafety.visible(url)
@@ -288,7 +314,7 @@ public final class Resolver: Sendable {
                 message: "the script is not one of this resolver's rule set"
             )
         }
-        return rendered
+        return (rendered, isReproducible)
     }
 
 }

@@ -69,6 +69,8 @@ public struct LoadedRules: Sendable {
     public let skippedEntries: [Diagnostic]
     /// Why a cached copy of a manifest URL was used instead of a fresh download, if it was.
     public let downloadWarning: String?
+    /// The bytes the manifest was read from (``LinkRules/LoadedManifest/source``).
+    public let source: [UInt8]
 }
 
 /// Why a manifest was refused: what failed, where, and the diagnostics behind it.
@@ -192,6 +194,12 @@ public struct RuleSetLoader: Sendable {
             }
             report = run
         }
-        return LoadedRules(rules: rules, testReport: report, skippedEntries: errors, downloadWarning: downloadWarning)
+        return LoadedRules(
+            rules: rules,
+            testReport: report,
+            skippedEntries: errors,
+            downloadWarning: downloadWarning,
+            source: loaded.source
+        )
     }
 }

@@ -76,16 +76,26 @@ public final class ScriptEngine: Sendable {
         input: String,
         deadline: ContinuousClock.Instant
     ) async -> Result<String?, ScriptError> {
-        if let kept = results?.output(of: script, input: input) { return kept }
+        await runReporting(script, input: input, deadline: deadline).output
+    }
+
+    /// ``run(_:input:deadline:)``, and whether the output is what the script gives for that input every time: no
+    /// network request, nothing that depends on the moment (a kept output always is).
+    package func runReporting(
+        _ script: CompiledScript,
+        input: String,
+        deadline: ContinuousClock.Instant
+    ) async -> (output: Result<String?, ScriptError>, isReproducible: Bool) {
+        if let kept = results?.output(of: script, input: input) { return (kept, true) }
         let admission = admit(script)
-        if case .refused(let refusal) = admission { return .failure(refusal) }
+        if case .refused(let refusal) = admission { return (.failure(refusal), false) }
         let network = fetcher.map { FetcherScriptNetwork(fetcher: $0) }
         let result = await runner.run(script, input: input, network: network, deadline: deadline)
         results?.keep(result, of: script, input: input)
         let output = result.output
         let stopped = if case .failure(let error) = output { error.code == .timeout } else { false }
         record(admission, of: script.id, stopped: stopped)
-        return output
+        return (output, ScriptResultCache.isReproducible(result))
     }
 
     /// Whether a run of a script may start under the ``RunawayPolicy``.

@@ -60,11 +60,16 @@ final class ScriptResultCache: Sendable {
 
     /// Keeps `result` of `script` on `input` when it can be reused (see the type's discussion).
     func keep(_ result: ScriptResult, of script: CompiledScript, input: String) {
-        guard !result.usedNetwork, input.utf8.count <= Self.maximumInputLength, Self.isReusable(result.output) else {
-            return
-        }
+        guard Self.isReproducible(result), input.utf8.count <= Self.maximumInputLength else { return }
         let key = Key(script: script.id, input: input)
         generations.withLock { Self.insert(result.output, for: key, into: &$0, capacity: generationCapacity) }
+    }
+
+    /// Whether a run's output is what the same script gives for the same input every time: it made no network request,
+    /// and its output does not depend on the moment (``isReusable(_:)``). What a resolution's
+    /// ``ResolutionOutcome/isReproducible`` counts on too.
+    static func isReproducible(_ result: ScriptResult) -> Bool {
+        !result.usedNetwork && isReusable(result.output)
     }
 
     /// Whether an output depends only on the script and its input.

@@ -78,7 +78,9 @@ public struct ManifestLoader: Sendable {
         }
         let decoder = ManifestDecoder(limits: limits, file: file, version: ManifestVersion.detect(in: root))
         let manifest = decoder.decodeManifest(root)
-        return LoadedManifest(manifest: manifest, diagnostics: decoder.diagnostics, root: root, file: file)
+        var loaded = LoadedManifest(manifest: manifest, diagnostics: decoder.diagnostics, root: root, file: file)
+        loaded.source = bytes
+        return loaded
     }
 
     /// Loads a manifest from a string.
@@ -97,6 +99,9 @@ public struct LoadedManifest: Sendable {
     public var root: JSONNode?
     /// The file name, when known.
     public var file: String?
+    /// The bytes the manifest was read from (empty for one made in code): what identifies exactly this version of
+    /// the rules, as a server's HTTP caching does.
+    public var source: [UInt8] = []
 
     /// Creates a loaded manifest.
     public init(manifest: Manifest, diagnostics: [Diagnostic] = [], root: JSONNode? = nil, file: String? = nil) {

@@ -32,11 +32,13 @@ public struct APIError: Error, Sendable, HTTPResponseError {
         self.allowedMethods = allowedMethods
     }
 
-    /// The JSON body with the status, and `Allow` for `405`.
+    /// The JSON body with the status, `Allow` for `405`, and `Cache-Control: no-store`: an error is never kept
+    /// by a cache (the next request may well succeed, on another replica or after a reload).
     public func response(from request: Request, context: some RequestContext) throws -> Response {
         let document = ErrorDocument(error: .init(code: code, message: message, path: path))
         var response = try context.responseEncoder.encode(document, from: request, context: context)
         response.status = status
+        response.headers[.cacheControl] = HTTPCaching.noStore
         if !allowedMethods.isEmpty {
             response.headers[.allow] = allowedMethods.map(\.rawValue).joined(separator: ", ")
         }

@@ -5,15 +5,26 @@ import LinkRules
 
 /// `GET /v1/choose?type=twitter&action=show_profile&param=profile_screenname=KarlTheFog&installed=a,b`: the app
 /// picker's model over the chooser's catalog (no choice is stored by the server: a client remembers its user's);
-/// `GET /v1/app-types`: what may be asked for (the catalog's types, their actions, parameters and apps).
+/// `GET /v1/app-types`: what may be asked for (the catalog's types, their actions, parameters and apps). Both are
+/// made from the bundled catalog and the query alone, and cached as ``HTTPCaching`` says.
 struct ChooserRoutes {
     let catalog: AppCatalog
+    let caching: HTTPCaching
 
     /// The routes, relative to `/v1`.
     var collection: RouteCollection<SwitchyardRequestContext> {
         let routes = RouteCollection(context: SwitchyardRequestContext.self)
-        routes.get("choose") { request, _ in try choose(request.uri.queryParameters) }
-        routes.get("app-types") { _, _ in AppTypeList(catalog) }
+        routes.get("choose") { request, context in
+            let tag = EntityTag(["choose", request.uri.query ?? ""])
+            return try await caching.answer(request, context: context, tag: tag) {
+                try choose(request.uri.queryParameters)
+            }
+        }
+        routes.get("app-types") { request, context in
+            try await caching.answer(request, context: context, tag: EntityTag(["app-types"])) {
+                AppTypeList(catalog)
+            }
+        }
         return routes
     }
 

@@ -3,8 +3,10 @@ import Hummingbird
 import LinkResolver
 
 /// `GET /openapi.json`: the OpenAPI 3.1 description of the HTTP API, bundled with the binary
-/// (`Resources/openapi.json`), its `info.version` the server's version.
-enum OpenAPIRoutes {
+/// (`Resources/openapi.json`), its `info.version` the server's version; cached as ``HTTPCaching`` says.
+struct OpenAPIRoutes {
+    let caching: HTTPCaching
+
     /// The description as served; nil when the bundled file is missing or not a JSON object.
     static let document: Data? = {
         guard
@@ -19,16 +21,18 @@ enum OpenAPIRoutes {
     }()
 
     /// The route, at the root; not served when the bundled file is unusable.
-    static var collection: RouteCollection<SwitchyardRequestContext> {
+    var collection: RouteCollection<SwitchyardRequestContext> {
         let routes = RouteCollection(context: SwitchyardRequestContext.self)
-        guard let document else { return routes }
+        guard let document = Self.document else { return routes }
         let buffer = ByteBuffer(bytes: document)
-        routes.get("openapi.json") { _, _ in
-            Response(
-                status: .ok,
-                headers: [.contentType: "application/json; charset=utf-8", .cacheControl: "no-cache"],
-                body: .init(byteBuffer: buffer)
-            )
+        routes.get("openapi.json") { request, context in
+            try await caching.answer(request, context: context, tag: EntityTag(["openapi.json"])) {
+                Response(
+                    status: .ok,
+                    headers: [.contentType: "application/json; charset=utf-8"],
+                    body: .init(byteBuffer: buffer)
+                )
+            }
         }
         return routes
     }

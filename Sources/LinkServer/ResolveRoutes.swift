@@ -6,38 +6,67 @@ import LinkRules
 import WebLinks
 
 /// `GET /v1/resolve`, `POST /v1/resolve` (a batch) and `GET /v1/explain`: links in, resolution documents out, with
-/// the current generation's resolver.
+/// the current generation's resolver; the GET answers are cached as ``HTTPCaching`` says.
 struct ResolveRoutes {
     let store: RuleSetStore
     let configuration: ServerConfiguration
+    let caching: HTTPCaching
 
     /// The routes, relative to `/v1`.
     var collection: RouteCollection<SwitchyardRequestContext> {
         let routes = RouteCollection(context: SwitchyardRequestContext.self)
-        routes.get("resolve") { request, _ in
-            try await resolve(request, try resolveRequest(query: request.uri.queryParameters))
+        routes.get("resolve") { request, context in
+            try await resolve(request, context: context, try resolveRequest(query: request.uri.queryParameters))
         }
         routes.post("resolve") { request, context in
             try await resolveBatch(try await request.decode(as: BatchRequest.self, context: context))
         }
-        routes.get("explain") { request, _ in
+        routes.get("explain") { request, context in
             var resolveRequest = try resolveRequest(query: request.uri.queryParameters)
             resolveRequest.trace = true
-            return try await resolve(request, resolveRequest)
+            return try await resolve(request, context: context, resolveRequest)
         }
         return routes
     }
 
-    /// Resolves the `url` query parameter; refusals carry the right status (`414` for a link over the limit).
-    func resolve(_ request: Request, _ resolveRequest: ResolveRequest) async throws -> Resolution {
+    /// Resolves the `url` query parameter; refusals carry the right status (`414` for a link over the limit). The
+    /// answer's entity tag is made from the rules' identity and the normalised request (``cacheKey(_:input:)``), so
+    /// a conditional request that has the answer already is answered `304` without resolving.
+    func resolve(
+        _ request: Request,
+        context: some RequestContext,
+        _ resolveRequest: ResolveRequest
+    ) async throws -> Response {
         guard let raw = request.uri.queryParameters["url"] else {
             throw APIError(.badRequest, "E_MISSING_URL", "add the link to resolve as the query parameter url=…")
         }
+        let input = String(raw)
+        let link: Link
         do {
-            return try await store.current.resolver.resolve(String(raw), resolveRequest)
+            link = try Link(input, maximumLength: resolveRequest.maximumLinkLength)
         } catch {
             throw APIError(error.code == .tooLong ? .uriTooLong : .badRequest, error.code.rawValue, error.message)
         }
+        let generation = store.current
+        let tag = EntityTag([generation.identity] + cacheKey(resolveRequest, input: input))
+        return try await caching.answer(request, context: context, tag: tag) {
+            let outcome = await generation.resolver.outcome(link, input: input, resolveRequest)
+            return (outcome.resolution, outcome.isReproducible)
+        }
+    }
+
+    /// Everything of a request that its resolution document is made from, besides the rules: the input as given
+    /// (the document repeats it), the installed apps and the platform in their canonical forms, whether a trace is
+    /// made, and whether the server may fetch (offline, a script that needs the network reports it; online, it is
+    /// not reproducible).
+    func cacheKey(_ request: ResolveRequest, input: String) -> [String] {
+        [
+            input,
+            request.installed.map { "only:" + $0.schemes.sorted().joined(separator: ",") } ?? "all",
+            request.platform?.rawValue ?? "any",
+            request.trace ? "trace" : "no trace",
+            configuration.networkEnabled ? "online" : "offline",
+        ]
     }
 
     /// `{"urls": [...], "installed"?: [...], "platform"?: "phone"|"pad"}` → `{"results": [...]}`, one per link, in

@@ -6,14 +6,28 @@ import LinkRules
 /// `GET /v1/apps` and `GET /v1/tests`: what the current rules contain and how their own tests go, scripts
 /// included (``RuleTestRunner`` with the server's script engine, the runner `switchyard test` uses; run once per
 /// generation, when first asked for, never per request).
+///
+/// The app list is cached as ``HTTPCaching`` says, tagged by the rules' identity. The test report is `no-store`:
+/// its script cases may fetch or run out of time, so replicas may disagree on it, and each replica keeps its own
+/// in memory anyway.
 struct RuleSetRoutes {
     let store: RuleSetStore
+    let caching: HTTPCaching
 
     /// The routes, relative to `/v1`.
     var collection: RouteCollection<SwitchyardRequestContext> {
         let routes = RouteCollection(context: SwitchyardRequestContext.self)
-        routes.get("apps") { _, _ in AppList(store.rules.manifest) }
-        routes.get("tests") { _, _ in await store.current.tests.report() }
+        routes.get("apps") { request, context in
+            let generation = store.current
+            return try await caching.answer(request, context: context, tag: EntityTag([generation.identity, "apps"])) {
+                AppList(generation.rules.manifest)
+            }
+        }
+        routes.get("tests") { request, context in
+            var response = try await store.current.tests.report().response(from: request, context: context)
+            response.headers[.cacheControl] = HTTPCaching.noStore
+            return response
+        }
         return routes
     }
 }

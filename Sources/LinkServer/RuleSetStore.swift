@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 import LinkMatching
 import LinkResolver
@@ -18,10 +19,15 @@ public final class RuleSetStore: Sendable {
         public let tests: RuleTestRun
         /// When the rules were accepted.
         public let loadedAt: Date
+        /// What identifies these rules in any process: ``RuleSetStore/identity(of:)``. The HTTP API's entity tags
+        /// are made from it, so that replicas serving the same manifest agree on them, and a reload that changes
+        /// the manifest changes them.
+        public let identity: String
 
-        init(number: Int, resolver: Resolver, testTimeLimit: Duration) {
+        init(number: Int, resolver: Resolver, identity: String, testTimeLimit: Duration) {
             self.number = number
             self.resolver = resolver
+            self.identity = identity
             tests = RuleTestRun(RuleTestRunner(resolver: resolver, timeLimit: testTimeLimit))
             loadedAt = Date()
         }
@@ -40,11 +46,21 @@ public final class RuleSetStore: Sendable {
     /// The time each test case of ``Generation/tests`` may take, its script included.
     let testTimeLimit: Duration
 
-    /// Starts with a rule set that has already been accepted; each of its tests with a script may run for
-    /// `testTimeLimit` (a resolution's time limit).
-    public init(_ resolver: Resolver, fileSignature: FileSignature? = nil, testTimeLimit: Duration = .seconds(15)) {
+    /// Starts with a rule set that has already been accepted, identified by `identity` (``identity(of:)``); each
+    /// of its tests with a script may run for `testTimeLimit` (a resolution's time limit).
+    public init(
+        _ resolver: Resolver,
+        identity: String,
+        fileSignature: FileSignature? = nil,
+        testTimeLimit: Duration = .seconds(15)
+    ) {
         self.testTimeLimit = testTimeLimit
-        let first = Generation(number: 1, resolver: resolver, testTimeLimit: testTimeLimit)
+        let first = Generation(
+            number: 1,
+            resolver: resolver,
+            identity: identity,
+            testTimeLimit: testTimeLimit
+        )
         state = Mutex(State(current: first, lastRejection: nil, fileSignature: fileSignature))
     }
 
@@ -63,13 +79,31 @@ public final class RuleSetStore: Sendable {
     /// The signature of the file the current rules came from.
     public var fileSignature: FileSignature? { state.withLock { $0.fileSignature } }
 
-    /// Installs a new rule set as the next generation.
-    public func replace(with resolver: Resolver, fileSignature: FileSignature?) {
+    /// Installs a new rule set, identified by `identity` (``identity(of:)``), as the next generation.
+    public func replace(
+        with resolver: Resolver,
+        identity: String,
+        fileSignature: FileSignature?
+    ) {
         state.withLock {
-            $0.current = Generation(number: $0.current.number + 1, resolver: resolver, testTimeLimit: testTimeLimit)
+            $0.current = Generation(
+                number: $0.current.number + 1,
+                resolver: resolver,
+                identity: identity,
+                testTimeLimit: testTimeLimit
+            )
             $0.lastRejection = nil
             $0.fileSignature = fileSignature
         }
+    }
+
+    /// The SHA-256 (hex) of the manifest's name and bytes: the same for the same file in any process, different for
+    /// any other content (every document made from the rules is made from these two, and nothing else of the file).
+    public static func identity(of loaded: LoadedRules) -> String {
+        var hash = SHA256()
+        hash.update(data: Array((loaded.rules.file ?? "").utf8) + [0])
+        hash.update(data: loaded.source)
+        return EntityTag.hexadecimal(hash.finalize())
     }
 
     /// Records a refused reload; the current rules stay.

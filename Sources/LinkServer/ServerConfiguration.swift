@@ -33,6 +33,10 @@ public struct ServerConfiguration: Sendable {
     public var maximumScriptRequests: Int
     /// Where a manifest URL's last good copy is kept.
     public var cacheDirectory: URL
+    /// How long a cache in front of the server (or a client) may answer with a reproducible answer without asking
+    /// again: `Cache-Control: public, max-age=…` in whole seconds; zero sends `no-cache` (kept, but revalidated
+    /// with its `ETag` every time). See ``HTTPCaching``.
+    public var cacheMaxAge: Duration
     /// How the server's own logger writes, when it is not given one: nil (the default) logs through swift-log's
     /// logging system, as the process bootstrapped it (`switchyard serve --log-format` bootstraps it with
     /// ``LogFormat/handler(label:level:stream:)``); `.text` or `.json` makes a handler of that format on standard
@@ -55,9 +59,11 @@ public struct ServerConfiguration: Sendable {
         networkEnabled: Bool = true,
         allowPrivateAddresses: Bool = false,
         maximumScriptRequests: Int = ScriptConfiguration.defaultMaximumSubrequests,
-        cacheDirectory: URL = FileManager.default.temporaryDirectory.appendingPathComponent("switchyard-manifests")
+        cacheDirectory: URL = FileManager.default.temporaryDirectory.appendingPathComponent("switchyard-manifests"),
+        cacheMaxAge: Duration = .seconds(60)
     ) {
         self.cacheDirectory = cacheDirectory
+        self.cacheMaxAge = cacheMaxAge
         self.scriptBudget = scriptBudget
         self.networkEnabled = networkEnabled
         self.allowPrivateAddresses = allowPrivateAddresses

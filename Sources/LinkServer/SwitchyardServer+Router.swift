@@ -17,11 +17,15 @@ extension SwitchyardServer {
         router.add(middleware: UploadLimitMiddleware(limit: configuration.maximumBodyBytes))
         router.addRoutes(OperationsRoutes(store: store, metrics: metrics).collection)
         router.addRoutes(PlaygroundRoutes.collection)
-        router.addRoutes(OpenAPIRoutes.collection)
-        router.addRoutes(ResolveRoutes(store: store, configuration: configuration).collection, atPath: "/v1")
-        router.addRoutes(RuleSetRoutes(store: store).collection, atPath: "/v1")
+        let caching = HTTPCaching(maxAge: configuration.cacheMaxAge)
+        router.addRoutes(OpenAPIRoutes(caching: caching).collection)
+        router.addRoutes(
+            ResolveRoutes(store: store, configuration: configuration, caching: caching).collection,
+            atPath: "/v1"
+        )
+        router.addRoutes(RuleSetRoutes(store: store, caching: caching).collection, atPath: "/v1")
         router.addRoutes(XCallbackRoutes.collection, atPath: "/v1")
-        router.addRoutes(ChooserRoutes(catalog: catalog).collection, atPath: "/v1")
+        router.addRoutes(ChooserRoutes(catalog: catalog, caching: caching).collection, atPath: "/v1")
         for routes in extraRoutes { router.addRoutes(routes) }
         router.addMethodNotAllowed(headFollowsGet: true)
         return router

@@ -58,6 +58,7 @@ public struct SwitchyardServer: Sendable {
         catalog = (try? AppCatalog.bundled()) ?? AppCatalog()
         store = RuleSetStore(
             network.resolver(for: loaded.rules),
+            identity: RuleSetStore.identity(of: loaded),
             fileSignature: Self.signature(of: configuration.manifest),
             testTimeLimit: configuration.scriptBudget
         )
@@ -124,7 +125,11 @@ public struct SwitchyardServer: Sendable {
         let signature = Self.signature(of: configuration.manifest)
         do {
             let loaded = try await loader.load(configuration.manifest)
-            store.replace(with: network.resolver(for: loaded.rules), fileSignature: signature)
+            store.replace(
+                with: network.resolver(for: loaded.rules),
+                identity: RuleSetStore.identity(of: loaded),
+                fileSignature: signature
+            )
             metrics.recordReload(.accepted)
             metrics.recordGeneration(store.generation)
             logger.info("rules reloaded", metadata: ["reason": "\(reason)", "generation": "\(store.generation)"])

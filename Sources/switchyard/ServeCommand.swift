@@ -40,6 +40,14 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Seconds each script of a request may run.")
     var scriptBudget: Double = 5
 
+    @Option(
+        help: ArgumentHelp(
+            "Seconds a cache in front (or a client) may reuse a reproducible answer without asking again: Cache-Control max-age, with an ETag (0: no-cache, revalidated every time).",
+            valueName: "seconds"
+        )
+    )
+    var cacheMaxAge = 60
+
     @Flag(help: "Never fetch: scripts that need the network report it, short links are not unwrapped.")
     var offline = false
 
@@ -50,6 +58,9 @@ struct ServeCommand: AsyncParsableCommand {
 
     func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be between 0 and 65535") }
+        guard (0...31_536_000).contains(cacheMaxAge) else {
+            throw ValidationError("--cache-max-age must be between 0 and 31536000 seconds (a year)")
+        }
     }
 
     func run() async throws {
@@ -67,7 +78,8 @@ struct ServeCommand: AsyncParsableCommand {
             scriptBudget: .milliseconds(Int(min(max(scriptBudget, 0.1), 60) * 1000)),
             networkEnabled: !offline,
             allowPrivateAddresses: allowPrivateAddresses,
-            maximumScriptRequests: scriptRequests.maximum
+            maximumScriptRequests: scriptRequests.maximum,
+            cacheMaxAge: .seconds(cacheMaxAge)
         )
         let server: SwitchyardServer
         do {

@@ -1,0 +1,139 @@
+import Crypto
+import HTTPTypes
+import Hummingbird
+import LinkResolver
+
+/// The HTTP caching of the answers made from nothing but the server's version, its rules and the request (the
+/// resolution routes, `/v1/apps`, `/v1/app-types`, `/v1/choose`, `/openapi.json`), so that replicas behind any
+/// standard cache scale out:
+///
+/// - `ETag`: a strong ``EntityTag`` over what the answer is made from, known before the answer is made;
+/// - `Cache-Control`: `public, max-age=N` (``ServerConfiguration/cacheMaxAge``), or `no-cache` for 0 (kept, but
+///   revalidated every time); `no-store` for an answer that is not reproducible (a resolution that asked the
+///   network or ran out of time: made anew for each request, never kept);
+/// - `If-None-Match` (RFC 9110 §13.1.2, weak comparison, a list or `*`): `304 Not Modified` with the tag and
+///   `Cache-Control` and no body. A listed tag that matches is answered without making the answer, since a tag is
+///   only ever sent with a reproducible answer, which making again would give byte for byte; `*` is answered `304`
+///   once the answer is made and is reproducible.
+///
+/// No `Vary`: no answer depends on a request header (the routes take their parameters in the query, and the server
+/// does not compress). Errors are `no-store` (``APIError``).
+struct HTTPCaching: Sendable {
+    /// `Cache-Control` of an answer that may be kept.
+    let cacheControl: String
+
+    /// `Cache-Control` of an answer that must not be kept.
+    static let noStore = "no-store"
+
+    /// Answers kept for `maxAge` (whole seconds; zero: always revalidated).
+    init(maxAge: Duration) {
+        let seconds = max(0, maxAge.components.seconds)
+        cacheControl = seconds > 0 ? "public, max-age=\(seconds)" : "no-cache"
+    }
+
+    /// Answers `request` with what `make` makes, tagged `tag`, or `304` for a client or cache that has it already;
+    /// `make` says whether its answer is reproducible (the only ones tagged and kept).
+    func answer<Document: ResponseGenerator>(
+        _ request: Request,
+        context: some RequestContext,
+        tag: EntityTag,
+        make: () async throws -> (document: Document, isReproducible: Bool)
+    ) async throws -> Response {
+        let condition = IfNoneMatch(request.headers[values: .ifNoneMatch])
+        if condition?.lists(tag) == true { return notModified(tag) }
+        let made = try await make()
+        var response = try made.document.response(from: request, context: context)
+        guard made.isReproducible else {
+            response.headers[.cacheControl] = Self.noStore
+            return response
+        }
+        if condition == .any { return notModified(tag) }
+        response.headers[.eTag] = tag.header
+        response.headers[.cacheControl] = cacheControl
+        return response
+    }
+
+    /// Answers `request` with what `make` makes, an answer that is always reproducible.
+    func answer<Document: ResponseGenerator>(
+        _ request: Request,
+        context: some RequestContext,
+        tag: EntityTag,
+        make: () async throws -> Document
+    ) async throws -> Response {
+        try await answer(request, context: context, tag: tag) { (try await make(), true) }
+    }
+
+    /// `304 Not Modified`: the headers a `200` would have had for caching, no body.
+    func notModified(_ tag: EntityTag) -> Response {
+        Response(status: .notModified, headers: [.eTag: tag.header, .cacheControl: cacheControl])
+    }
+}
+
+/// A strong entity tag: the SHA-256 (its first 128 bits, in hex) of the server's version and of the parts an answer
+/// is made from. Strong, since the same parts give the same bytes. Derived from content, never from a process's
+/// state (not from a generation number), so that replicas serving the same rules agree on every tag.
+struct EntityTag: Sendable, Equatable {
+    /// The opaque tag, without its quotes.
+    let opaque: String
+
+    /// The tag of an answer that this version of the server makes from `parts`. Each part is hashed with its
+    /// length first, so that no two lists of parts give the same bytes.
+    init(_ parts: [String]) {
+        var hash = SHA256()
+        for part in [SwitchyardVersion.current] + parts {
+            let bytes = Array(part.utf8)
+            withUnsafeBytes(of: UInt64(bytes.count).littleEndian) { hash.update(bufferPointer: $0) }
+            hash.update(data: bytes)
+        }
+        opaque = Self.hexadecimal(hash.finalize().prefix(16))
+    }
+
+    /// Bytes as lower-case hexadecimal digits, two per byte.
+    static func hexadecimal(_ bytes: some Sequence<UInt8>) -> String {
+        let digits = Array("0123456789abcdef".utf8)
+        var text: [UInt8] = []
+        for byte in bytes { text += [digits[Int(byte >> 4)], digits[Int(byte & 0x0F)]] }
+        return String(decoding: text, as: UTF8.self)
+    }
+
+    /// The tag as sent in `ETag`: `"…"`.
+    var header: String { "\"\(opaque)\"" }
+}
+
+/// The `If-None-Match` condition (RFC 9110 §13.1.2): `*`, or a list of entity tags, strong or weak (`W/"…"`).
+enum IfNoneMatch: Equatable {
+    /// `*`: any current answer.
+    case any
+    /// The opaque tags listed.
+    case tags([String])
+
+    /// The condition of the field's values (every field line), or nil when there is none. A list is read up to its
+    /// first malformed member.
+    init?(_ values: [String]) {
+        guard !values.isEmpty else { return nil }
+        var tags: [String] = []
+        for value in values {
+            var rest = Substring(value)
+            while true {
+                rest = rest.drop { $0 == " " || $0 == "\t" || $0 == "," }
+                if rest.isEmpty { break }
+                if rest.first == "*" {
+                    self = .any
+                    return
+                }
+                if rest.hasPrefix("W/") { rest = rest.dropFirst(2) }
+                guard rest.first == "\"", let close = rest.dropFirst().firstIndex(of: "\"") else { break }
+                tags.append(String(rest[rest.index(after: rest.startIndex)..<close]))
+                rest = rest[rest.index(after: close)...]
+            }
+        }
+        self = .tags(tags)
+    }
+
+    /// Whether `tag` is one of the listed tags, by weak comparison (a weak `W/"x"` matches `"x"`: caches that
+    /// compress mark the tags of what they changed weak).
+    func lists(_ tag: EntityTag) -> Bool {
+        guard case .tags(let tags) = self else { return false }
+        return tags.contains(tag.opaque)
+    }
+}
