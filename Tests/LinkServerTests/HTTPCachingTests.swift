@@ -204,7 +204,9 @@ import Testing
     }
 
     /// The other answers made from the rules, the bundled catalog or the binary alone are tagged too.
-    @Test(arguments: ["/v1/apps", "/v1/app-types", "/v1/choose?type=maps&action=search&param=query%3Dx", "/openapi.json"])
+    @Test(arguments: [
+        "/v1/apps", "/v1/app-types", "/v1/choose?type=maps&action=search&param=query%3Dx", "/openapi.json",
+    ])
     func documentsOfTheRulesTheCatalogAndTheBinaryAreTagged(uri: String) async throws {
         let app = try await Self.server(.bundled).application()
         try await app.test(.router) { client in
