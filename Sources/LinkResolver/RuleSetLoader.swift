@@ -69,7 +69,7 @@ public struct LoadedRules: Sendable {
     public let skippedEntries: [Diagnostic]
     /// Why a cached copy of a manifest URL was used instead of a fresh download, if it was.
     public let downloadWarning: String?
-    /// The bytes the manifest was read from (``LinkRules/LoadedManifest/source``).
+    /// The bytes the manifest was read from (`LoadedManifest.source`).
     public let source: [UInt8]
 }
 
