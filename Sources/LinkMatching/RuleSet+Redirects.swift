@@ -40,10 +40,16 @@ extension RuleSet {
         var verdicts: [RedirectTrace] = []
         var decided: (link: Link, step: UnwrapStep)?
         var refusedSteps: [UnwrapStep] = []
-        for compiled in redirects {
+        // A rule none of whose required literals occurs in the link cannot match: its regex is not run.
+        let candidates = redirectFilter.candidates(for: current, count: redirects.count)
+        for (index, compiled) in redirects.enumerated() {
             let pointer = compiled.rule.pointer
             guard decided == nil else {
                 if trace != nil { verdicts.append(RedirectTrace(rule: pointer, verdict: .notTried)) }
+                continue
+            }
+            guard candidates[index] else {
+                if trace != nil { verdicts.append(RedirectTrace(rule: pointer, verdict: .noMatch)) }
                 continue
             }
             // A redirect pattern comes from the manifest like any other: without a deadline, one catastrophic

@@ -20,6 +20,8 @@ public struct RuleSet: Sendable {
     let trivialPatterns: [TrivialPattern]
     package let previews: [CompiledPreview]
     package let redirects: [CompiledRedirect]
+    /// The redirect rules whose regex could match a link (most links need none of the regexes run).
+    let redirectFilter: Prefilter
     let actionFilter: Prefilter
     /// Actions matched against `URL + "\n" + headers JSON`: candidates whenever headers are given.
     package let headerActions: [Int]
@@ -94,6 +96,7 @@ public struct RuleSet: Sendable {
             actions.flatMap { $0.formats.compactMap(\.script) } + browsers.compactMap(\.script)
             + previews.compactMap(\.script)
         self.redirects = redirects
+        redirectFilter = Prefilter(patterns: redirects.map(\.rule.pattern))
         actionFilter = Prefilter(literals: actionResults.map(\.1))
         headerActions = actions.indices.filter { actions[$0].action.headers }
         headerURLPatterns = headerActions.map { Self.urlPart(ofHeadersPattern: actions[$0].action.regex) }

@@ -79,6 +79,12 @@ public final class ScriptEngine: Sendable {
         await runReporting(script, input: input, deadline: deadline).output
     }
 
+    /// The kept output of an earlier run of `script` on `input`, without running anything (nil: none is kept, or the
+    /// engine keeps none). A kept output is always reproducible.
+    package func keptOutput(of script: CompiledScript, input: String) -> Result<String?, ScriptError>? {
+        results?.output(of: script, input: input)
+    }
+
     /// ``run(_:input:deadline:)``, and whether the output is what the script gives for that input every time: no
     /// network request, nothing that depends on the moment (a kept output always is).
     package func runReporting(
@@ -86,7 +92,7 @@ public final class ScriptEngine: Sendable {
         input: String,
         deadline: ContinuousClock.Instant
     ) async -> (output: Result<String?, ScriptError>, isReproducible: Bool) {
-        if let kept = results?.output(of: script, input: input) { return (kept, true) }
+        if let kept = keptOutput(of: script, input: input) { return (kept, true) }
         let admission = admit(script)
         if case .refused(let refusal) = admission { return (.failure(refusal), false) }
         let network = fetcher.map { FetcherScriptNetwork(fetcher: $0) }

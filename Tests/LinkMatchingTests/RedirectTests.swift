@@ -144,7 +144,8 @@ import WebLinks
         let rules = try Self.rules(
             #"{"https?(://(?:.+\\.)+webex\\.com/.*)(?:(?i)(?:mtid=))(.+)$": {"format": "https://meet.example/$2"}}"#
         )
-        let link = "https://www.example.com/a/b.c.d.e.f.g.h.i.j.k.l.m.n.o.p.q.r.s.t"
+        // The link holds the pattern's required literal (`webex.com/`), so the prefilter hands it to the regex.
+        let link = "https://a.b.c.d.e.f.g.h.i.j.k.l.m.n.o.p.q.r.s.t.u.v.w.x.y.z.webex.com/a.b.c.d.e.f.g"
         let budget = MatchBudget(perRegex: .milliseconds(50), perResolution: .milliseconds(250))
         let clock = ContinuousClock()
         var start = clock.now
@@ -163,6 +164,10 @@ import WebLinks
         let applyAndExplainTime = clock.now - start
         let limit: Duration = budget.perResolution * 2 + .milliseconds(100)
         #expect(applyAndExplainTime < limit)
+        // Without the literal the regex is not run at all: no match, nothing timed out.
+        let elsewhere = "https://www.example.com/a/b.c.d.e.f.g.h.i.j.k.l.m.n.o.p.q.r.s.t"
+        let skipped = try rules.resolve(elsewhere, options: MatchOptions(budget: budget), trace: true)
+        #expect(skipped.timedOutRules.isEmpty && skipped.trace?.redirects.map(\.verdict) == [.noMatch])
         // A link the rule is meant for still redirects.
         #expect(try rules.unwrap("https://company.webex.com/meet/x?MTID=abc").link == "https://meet.example/abc")
     }
