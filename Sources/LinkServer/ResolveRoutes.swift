@@ -33,11 +33,15 @@ struct ResolveRoutes {
         guard let raw = request.uri.queryParameters["url"] else {
             throw APIError(.badRequest, "E_MISSING_URL", "add the link to resolve as the query parameter url=…")
         }
+        let resolver = store.current.resolver
+        var resolution: Resolution
         do {
-            return try await store.current.resolver.resolve(String(raw), resolveRequest)
+            resolution = try await resolver.resolve(String(raw), resolveRequest)
         } catch {
             throw APIError(error.code == .tooLong ? .uriTooLong : .badRequest, error.code.rawValue, error.message)
         }
+        configuration.applySiteChoices(to: &resolution, rules: resolver.rules, resolveRequest)
+        return resolution
     }
 
     /// `{"urls": [...], "installed"?: [...], "platform"?: "phone"|"pad"}` → `{"results": [...]}`, one per link, in
@@ -55,7 +59,12 @@ struct ResolveRoutes {
             platform: batch.platform
         )
         var results: [BatchResult] = []
-        await store.current.resolver.resolve(each: batch.urls, resolveRequest) { results.append($0) }
+        let resolver = store.current.resolver
+        await resolver.resolve(each: batch.urls, resolveRequest) { result in
+            guard case .resolved(var resolution) = result else { return results.append(result) }
+            configuration.applySiteChoices(to: &resolution, rules: resolver.rules, resolveRequest)
+            results.append(.resolved(resolution))
+        }
         return BatchResponse(results: results)
     }
 

@@ -22,6 +22,7 @@ extension SwitchyardServer {
         router.addRoutes(RuleSetRoutes(store: store).collection, atPath: "/v1")
         router.addRoutes(XCallbackRoutes.collection, atPath: "/v1")
         router.addRoutes(ChooserRoutes(catalog: catalog).collection, atPath: "/v1")
+        router.addRoutes(SiteChoiceRoutes(choices: configuration.choices, rules: store).collection, atPath: "/v1")
         for routes in extraRoutes { router.addRoutes(routes) }
         router.addMethodNotAllowed(headFollowsGet: true)
         return router
