@@ -14,6 +14,7 @@ extension ChoicesStore {
     /// (``rememberedAppUnavailable``) says why. Every front end calls this one function after resolving.
     ///
     /// - Parameters:
+    ///   - resolution: A resolution of any front end; its unwrapped link's host picks the site choice.
     ///   - rules: The rules the link was resolved with, to tell an app they no longer list from one that is not
     ///     installed (nil: the notice does not tell them apart).
     ///   - installed: The request's installed apps (`MatchOptions.installed`), nil when every app counts as installed.

@@ -31,7 +31,7 @@ extension ChoicesStore {
         return choice
     }
 
-    /// The choice that applies to a link to `host` (canonical, as ``WebLinks/Link/host`` gives it), or nil: the
+    /// The choice that applies to a link to `host` (canonical, as `Link.host` (WebLinks) gives it), or nil: the
     /// choice for the host itself (whatever its scope) wins, then the nearest parent domain remembered with its
     /// subdomains.
     public func siteChoice(forHost host: String) throws(ChooserError) -> SiteChoice? {

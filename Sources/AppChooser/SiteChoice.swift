@@ -63,7 +63,7 @@ public enum SiteScope: String, Sendable, Codable, CaseIterable {
 
 extension SiteChoice {
     /// The canonical key of a site the user names: a host name alone (`Example.COM`, `bücher.de`, `example.com.`),
-    /// written as links write hosts (``WebLinks/Link/host``). Refused: anything but a host (a link, a path, a port, a
+    /// written as links write hosts (`Link.host` (WebLinks)). Refused: anything but a host (a link, a path, a port, a
     /// user name) and, for ``SiteScope/domain``, a domain whose subdomains belong to many owners.
     ///
     /// Without shipping the Public Suffix List, the domain check refuses what can be told from the name: a single

@@ -40,7 +40,7 @@ struct ChooseCommand: AsyncParsableCommand {
         completion: .directory
     ) var catalog: String?
     @Option(
-        help: ArgumentHelp("The SQLite file that remembers default apps.", valueName: "file"),
+        help: ArgumentHelp("The SQLite file that remembers default apps and site choices.", valueName: "file"),
         completion: .file(extensions: ["sqlite"])
     ) var store: String?
     @Option(help: ArgumentHelp("Remember this app as the default for the type.", valueName: "app")) var setDefault:
