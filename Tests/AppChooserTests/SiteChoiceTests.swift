@@ -211,6 +211,24 @@ import Testing
         #expect(document.contains(#""notices":[{"code":"E_REMEMBERED_APP_UNAVAILABLE","#))
     }
 
+    /// A store that cannot be read while resolving: the resolution stands, with a notice in the store's words.
+    @Test func anUnreadableStoreIsANoticeNotAFailure() throws {
+        let folder = SiteChoiceTests.Folder()
+        let store = try ChoicesStore(path: folder.store)
+        try DatabaseQueue(path: folder.store).write { db in try db.execute(sql: "DROP TABLE siteChoice") }
+        let resolution = try Self.resolved("https://example.com/", store: store)
+        #expect(resolution.openings.count == 2)
+        #expect(
+            resolution.notices == [
+                ResolutionNotice(
+                    code: "E_CHOICES_UNREADABLE",
+                    message:
+                        "\(folder.store): cannot read the app remembered for example.com: the database does not have the expected tables (was it written by another program?)"
+                )
+            ]
+        )
+    }
+
     @Test func anAppTheRulesNoLongerListIsReported() throws {
         let folder = SiteChoiceTests.Folder()
         let store = try ChoicesStore(path: folder.store)

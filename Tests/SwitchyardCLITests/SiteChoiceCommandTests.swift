@@ -200,6 +200,14 @@ import Testing
         #expect(output.stderrLines.first == message, "\(output.stderr)")
     }
 
+    /// `serve --choices` opens the store before anything else: a folder there stops the command, in the tool's words.
+    @Test func serveRefusesAChoicesStoreThatIsAFolder() async throws {
+        let setup = try Setup()
+        let output = await setup.run(["serve", "--port", "0", "--offline", "--choices", setup.directory.url.path])
+        #expect(output.status == 2)
+        #expect(output.stderrLines.first?.hasPrefix("\(setup.directory.url.path): error: ") == true, "\(output.stderr)")
+    }
+
     @Test func aPublicSuffixOrALinkIsRefusedNamingIt() async throws {
         let setup = try Setup()
         let suffix = await setup.run(["choose", "--remember-site", "co.uk", "--app", "alpha", "--include-subdomains"])
