@@ -140,7 +140,10 @@ let package = Package(
         .testTarget(name: "DeeplinkTemplatesTests", dependencies: ["DeeplinkTemplates", "SwitchyardTestSupport"]),
         .testTarget(
             name: "AppChooserTests",
-            dependencies: ["AppChooser", "LinkFetchingHTTP", "SwitchyardTestSupport"]
+            dependencies: [
+                "AppChooser", "LinkFetchingHTTP", "SwitchyardTestSupport",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ]
         ),
         .testTarget(name: "LinkRulesTests", dependencies: ["LinkRules", "SwitchyardTestSupport"]),
         .testTarget(name: "WebLinksTests", dependencies: ["WebLinks", "SwitchyardTestSupport"]),

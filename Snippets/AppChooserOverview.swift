@@ -109,6 +109,37 @@ for choice in noteModel.choices {
 // → false open the default app
 // → notes notes-example://note/abc
 // → [viewer] viewer-example://open?note=abc
+// snippet.end
+
+// snippet.sites
+// "Always open notes.example.com with Notes": the store remembers the app per site, and the one function every
+// front end calls marks that app's openings as preferred in a resolution.
+try store.rememberSite("notes.example.com", app: "notes")
+var marked = rules.resolve(try Link("https://notes.example.com/n/abc"), options: MatchOptions())
+store.applyRememberedSite(to: &marked, rules: rules, installed: nil)
+for opening in marked.openings {
+    let mark = opening.preferred.map { " (preferred for \($0.reason))" } ?? ""
+    print((opening.app?.identifier ?? "-") + mark)
+}
+// → notes (preferred for notes.example.com)
+// → viewer
+
+// A remembered app that is not installed marks nothing, and the resolution says why.
+var unavailable = rules.resolve(
+    try Link("https://notes.example.com/n/abc"),
+    options: MatchOptions(installed: InstalledApps(["viewer-example"]))
+)
+store.applyRememberedSite(to: &unavailable, rules: rules, installed: InstalledApps(["viewer-example"]))
+print(unavailable.notices.map(\.description))
+// → ["the app \"notes\" remembered for notes.example.com is not installed [E_REMEMBERED_APP_UNAVAILABLE]"]
+
+// A domain covers its subdomains; a public suffix cannot.
+do {
+    try store.rememberSite("co.uk", app: "notes", scope: .domain)
+} catch {
+    print(error.code)
+}
+// → publicSuffix
+// snippet.end
 
 try FileManager.default.removeItem(at: folder)
-// snippet.end

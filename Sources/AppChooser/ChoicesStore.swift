@@ -1,8 +1,12 @@
 import Foundation
 import GRDB
 
-/// The user's default app per app type, in a SQLite file (GRDB): which app, and which apps of the type were
-/// installed when it was chosen (so a newly installed one can prompt again, as Choosy does).
+/// What the user chose, in a SQLite file (GRDB): the default app per app type, with the apps of the type that were
+/// installed when it was chosen (so a newly installed one can prompt again, as Choosy does), and the app remembered
+/// per site (``SiteChoice``, in `ChoicesStore+Sites.swift`).
+///
+/// The schema grows by migrations that are never edited: `v1` (per-type defaults), `v2` (site choices). A file
+/// written by an older Switchyard is migrated when it is opened.
 public final class ChoicesStore: Sendable {
     /// A remembered choice.
     public struct Choice: Sendable, Equatable {
@@ -16,29 +20,54 @@ public final class ChoicesStore: Sendable {
         public var chosenAt: Date
     }
 
-    private let database: DatabaseQueue
+    /// The file's path, as given: every error names it.
+    public let path: String
+    let database: DatabaseQueue
 
-    /// Opens (creating when needed) the store at `path`.
-    public init(path: String) throws(ChooserError) {
-        do {
-            try FileManager.default.createDirectory(
-                at: URL(fileURLWithPath: path).deletingLastPathComponent(),
-                withIntermediateDirectories: true
-            )
-            database = try DatabaseQueue(path: path)
-            var migrator = DatabaseMigrator()
-            migrator.registerMigration("v1") { db in
-                try db.create(table: "defaultApp") { table in
-                    table.primaryKey("appType", .text)
-                    table.column("app", .text).notNull()
-                    table.column("knownApps", .text).notNull()
-                    table.column("chosenAt", .double).notNull()
-                }
+    /// Opens the store at `path`, migrating an older schema; a missing file (and its folder) is created unless
+    /// `createIfMissing` is false, when it is an error (a resolution only reads what the user remembered).
+    public init(path: String, createIfMissing: Bool = true) throws(ChooserError) {
+        self.path = path
+        if !FileManager.default.fileExists(atPath: path) {
+            guard createIfMissing else { throw ChooserError(.store, "\(path): there is no choices store at this path") }
+            do {
+                try FileManager.default.createDirectory(
+                    at: URL(fileURLWithPath: path).deletingLastPathComponent(),
+                    withIntermediateDirectories: true
+                )
+            } catch {
+                throw ChooserError(.store, "\(path): cannot create the folder for the choices store")
             }
-            try migrator.migrate(database)
-        } catch {
-            throw ChooserError(.store, "\(path): cannot open the choices database (\(error))")
         }
+        do {
+            database = try DatabaseQueue(path: path)
+            try Self.migrator.migrate(database)
+        } catch {
+            throw Self.failure(error, path: path, doing: "open the choices store")
+        }
+    }
+
+    /// Every migration, in order; each is kept as it was released.
+    static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1") { db in
+            try db.create(table: "defaultApp") { table in
+                table.primaryKey("appType", .text)
+                table.column("app", .text).notNull()
+                table.column("knownApps", .text).notNull()
+                table.column("chosenAt", .double).notNull()
+            }
+        }
+        migrator.registerMigration("v2") { db in
+            // One row per site key: remembering a site again replaces its app and scope.
+            try db.create(table: "siteChoice") { table in
+                table.primaryKey("site", .text)
+                table.column("scope", .text).notNull().check(sql: "scope IN ('host', 'domain')")
+                table.column("app", .text).notNull()
+                table.column("chosenAt", .double).notNull()
+            }
+        }
+        return migrator
     }
 
     /// The default for a type, if one was chosen.
@@ -62,14 +91,17 @@ public final class ChoicesStore: Sendable {
                 )
             }
         } catch {
-            throw ChooserError(.store, "cannot read the default for \"\(appType)\" (\(error))")
+            throw Self.failure(error, path: path, doing: "read the default for \"\(appType)\"")
         }
     }
 
     /// Remembers `app` as the default for `appType`, with the apps installed now.
     public func setDefault(appType: String, app: String, installedApps: Set<String>) throws(ChooserError) {
+        let known = String(
+            decoding: (try? JSONEncoder().encode(installedApps.sorted())) ?? Data("[]".utf8),
+            as: UTF8.self
+        )
         do {
-            let known = String(decoding: try JSONEncoder().encode(installedApps.sorted()), as: UTF8.self)
             try database.write { db in
                 try db.execute(
                     sql: "INSERT OR REPLACE INTO defaultApp (appType, app, knownApps, chosenAt) VALUES (?, ?, ?, ?)",
@@ -77,7 +109,7 @@ public final class ChoicesStore: Sendable {
                 )
             }
         } catch {
-            throw ChooserError(.store, "cannot save the default for \"\(appType)\" (\(error))")
+            throw Self.failure(error, path: path, doing: "save the default for \"\(appType)\"")
         }
     }
 
@@ -88,7 +120,24 @@ public final class ChoicesStore: Sendable {
                 try db.execute(sql: "DELETE FROM defaultApp WHERE appType = ?", arguments: [appType.lowercased()])
             }
         } catch {
-            throw ChooserError(.store, "cannot reset the default for \"\(appType)\" (\(error))")
+            throw Self.failure(error, path: path, doing: "reset the default for \"\(appType)\"")
         }
+    }
+
+    /// The store's error for a failed database call: the file, what was being done, and why in SQLite's terms a
+    /// person can act on (GRDB's and SQLite's own texts, with their SQL, never reach the user).
+    static func failure(_ error: any Error, path: String, doing what: String) -> ChooserError {
+        let reason: String
+        switch (error as? DatabaseError)?.resultCode {
+        case .SQLITE_NOTADB?: reason = "the file is not a SQLite database"
+        case .SQLITE_CORRUPT?: reason = "the database is damaged"
+        case .SQLITE_CANTOPEN?: reason = "the file cannot be opened (is it a folder, or in a folder without access?)"
+        case .SQLITE_READONLY?, .SQLITE_PERM?, .SQLITE_AUTH?: reason = "the file may not be written"
+        case .SQLITE_BUSY?, .SQLITE_LOCKED?: reason = "another process holds the database locked; try again"
+        case .SQLITE_FULL?: reason = "the disk is full"
+        case .SQLITE_IOERR?: reason = "the disk could not be read or written"
+        default: reason = "the database does not have the expected tables (was it written by another program?)"
+        }
+        return ChooserError(.store, "\(path): cannot \(what): \(reason)")
     }
 }

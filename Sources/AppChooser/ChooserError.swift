@@ -12,6 +12,13 @@ public struct ChooserError: Error, Sendable, Equatable, CustomStringConvertible 
         case unknownApp = "E_UNKNOWN_APP"
         /// The choices database could not be opened, read or written.
         case store = "E_STORE"
+        /// A site that is not a host name (a link, a path, a port, a user name) or not a valid one.
+        case invalidSite = "E_INVALID_SITE"
+        /// A site whose subdomains belong to many owners (`com`, `co.uk`, an IP address): its subdomains cannot be
+        /// remembered together.
+        case publicSuffix = "E_PUBLIC_SUFFIX"
+        /// No choice is remembered for the site asked for.
+        case noSiteChoice = "E_NO_SITE_CHOICE"
     }
 
     /// The kind of problem.

@@ -4,11 +4,23 @@ import LinkRules
 // server's hot path; `DocumentJSONTests` checks both write the same bytes.
 
 extension Resolution: DocumentJSONWritable {
-    /// Writes `input, openings, steps, timedOutRules, unwrapped`; a resolution with a trace goes through `Encodable`.
+    /// Writes `input, notices (when not empty), openings, steps, timedOutRules, unwrapped`; a resolution with a trace
+    /// goes through `Encodable`.
     public func writeMembers(to json: inout DocumentJSON) -> Bool {
         guard trace == nil else { return false }
         json.key("input")
         json.string(input)
+        if !notices.isEmpty {
+            json.key("notices")
+            json.array(notices) { notice, json in
+                json.openObject()
+                json.key("code")
+                json.string(notice.code)
+                json.key("message")
+                json.string(notice.message)
+                json.closeObject()
+            }
+        }
         json.key("openings")
         json.array(openings) { $0.write(to: &$1) }
         json.key("steps")

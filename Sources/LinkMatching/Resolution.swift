@@ -4,7 +4,7 @@ import LinkRules
 /// `explain --json`, each batch line, the HTTP API).
 ///
 /// `{"input", "unwrapped", "steps", "openings", "timedOutRules"}`, plus `"trace"` when one was asked for (what
-/// `explain` shows).
+/// `explain` shows) and `"notices"` when there is something to report (written only when not empty).
 public struct Resolution: Sendable, Equatable, Codable {
     /// The input as given.
     public var input: String
@@ -18,6 +18,9 @@ public struct Resolution: Sendable, Equatable, Codable {
     public var timedOutRules: [JSONPointer]
     /// Why each rule did or did not open the link, when a trace was asked for.
     public var trace: ResolutionTrace?
+    /// What a front end should report about the resolution as a whole (a remembered app that is unavailable); empty
+    /// for most resolutions, and then not encoded.
+    public var notices: [ResolutionNotice]
 
     /// Creates a resolution.
     public init(
@@ -26,7 +29,8 @@ public struct Resolution: Sendable, Equatable, Codable {
         steps: [UnwrapStep] = [],
         openings: [Opening] = [],
         timedOutRules: [JSONPointer] = [],
-        trace: ResolutionTrace? = nil
+        trace: ResolutionTrace? = nil,
+        notices: [ResolutionNotice] = []
     ) {
         self.input = input
         self.unwrapped = unwrapped
@@ -34,6 +38,35 @@ public struct Resolution: Sendable, Equatable, Codable {
         self.openings = openings
         self.timedOutRules = timedOutRules
         self.trace = trace
+        self.notices = notices
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case input, unwrapped, steps, openings, timedOutRules, trace, notices
+    }
+
+    /// Decodes a resolution document; `notices` may be absent.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        input = try container.decode(String.self, forKey: .input)
+        unwrapped = try container.decode(String.self, forKey: .unwrapped)
+        steps = try container.decode([UnwrapStep].self, forKey: .steps)
+        openings = try container.decode([Opening].self, forKey: .openings)
+        timedOutRules = try container.decode([JSONPointer].self, forKey: .timedOutRules)
+        trace = try container.decodeIfPresent(ResolutionTrace.self, forKey: .trace)
+        notices = try container.decodeIfPresent([ResolutionNotice].self, forKey: .notices) ?? []
+    }
+
+    /// Encodes the document; `trace` only when there is one, `notices` only when not empty.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(input, forKey: .input)
+        try container.encode(unwrapped, forKey: .unwrapped)
+        try container.encode(steps, forKey: .steps)
+        try container.encode(openings, forKey: .openings)
+        try container.encode(timedOutRules, forKey: .timedOutRules)
+        try container.encodeIfPresent(trace, forKey: .trace)
+        if !notices.isEmpty { try container.encode(notices, forKey: .notices) }
     }
 }
 

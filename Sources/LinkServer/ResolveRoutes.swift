@@ -1,3 +1,4 @@
+import AppChooser
 import Hummingbird
 import HummingbirdCore
 import LinkMatching
@@ -48,10 +49,17 @@ struct ResolveRoutes {
             throw APIError(error.code == .tooLong ? .uriTooLong : .badRequest, error.code.rawValue, error.message)
         }
         let generation = store.current
-        let tag = EntityTag([generation.identity] + cacheKey(resolveRequest, input: input))
+        // Remembered site choices change the document: the tag names the choices store's revision too.
+        let choices = configuration.choices.map { "choices:" + ($0.revision() ?? "unreadable") }
+        let tag = EntityTag(
+            [generation.identity] + cacheKey(resolveRequest, input: input) + (choices.map { [$0] } ?? [])
+        )
         return try await caching.answer(request, context: context, tag: tag) {
             let outcome = await generation.resolver.outcome(link, input: input, resolveRequest)
-            return (outcome.resolution, outcome.isReproducible)
+            var resolution = outcome.resolution
+            configuration.applySiteChoices(to: &resolution, rules: generation.resolver.rules, resolveRequest)
+            let readable = !resolution.notices.contains { $0.code == ChoicesStore.choicesUnreadable }
+            return (resolution, outcome.isReproducible && readable)
         }
     }
 
@@ -84,7 +92,12 @@ struct ResolveRoutes {
             platform: batch.platform
         )
         var results: [BatchResult] = []
-        await store.current.resolver.resolve(each: batch.urls, resolveRequest) { results.append($0) }
+        let resolver = store.current.resolver
+        await resolver.resolve(each: batch.urls, resolveRequest) { result in
+            guard case .resolved(var resolution) = result else { return results.append(result) }
+            configuration.applySiteChoices(to: &resolution, rules: resolver.rules, resolveRequest)
+            results.append(.resolved(resolution))
+        }
         return BatchResponse(results: results)
     }
 

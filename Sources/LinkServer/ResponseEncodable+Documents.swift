@@ -14,3 +14,7 @@ extension RuleTestReport: ResponseGenerator, ResponseEncodable {}
 extension XCallbackRequest: ResponseGenerator, ResponseEncodable {}
 
 extension PickerModel: ResponseGenerator, ResponseEncodable {}
+
+extension SiteChoice: ResponseGenerator, ResponseEncodable {}
+
+extension SiteChoiceList: ResponseGenerator, ResponseEncodable {}

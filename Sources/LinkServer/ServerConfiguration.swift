@@ -1,3 +1,4 @@
+import AppChooser
 import Foundation
 import LinkResolver
 import LinkScripts
@@ -45,6 +46,9 @@ public struct ServerConfiguration: Sendable {
     /// Bounds per connection: open connections, header size and count, header timeout (the body limit is
     /// ``maximumBodyBytes``).
     public var connectionLimits = ConnectionLimits()
+    /// The choices store whose site choices `/v1/resolve` and `/v1/explain` apply and `/v1/choices/sites` manages
+    /// (`serve --choices FILE`); nil: none (those routes answer `404 E_NO_CHOICES_STORE`).
+    public var choices: ChoicesStore? = nil
 
     /// Creates a configuration with safe defaults.
     public init(

@@ -26,6 +26,7 @@ extension SwitchyardServer {
         router.addRoutes(RuleSetRoutes(store: store, caching: caching).collection, atPath: "/v1")
         router.addRoutes(XCallbackRoutes.collection, atPath: "/v1")
         router.addRoutes(ChooserRoutes(catalog: catalog, caching: caching).collection, atPath: "/v1")
+        router.addRoutes(SiteChoiceRoutes(choices: configuration.choices, rules: store).collection, atPath: "/v1")
         for routes in extraRoutes { router.addRoutes(routes) }
         router.addMethodNotAllowed(headFollowsGet: true)
         return router

@@ -14,10 +14,15 @@ struct ChooseCommand: AsyncParsableCommand {
             folder and then --refresh-from's download of the type merged over it. --set-default and --reset work \
             alone or with --action. Defaults are kept in --store, by default \
             $XDG_DATA_HOME/switchyard/choices.sqlite (else ~/.local/share/switchyard/choices.sqlite).
+
+            Site choices ("always open this site with that app") go in the same store, without --type: \
+            --remember-site HOST --app ID [--include-subdomains], --forget-site HOST, --forget-all-sites, --sites. \
+            resolve and explain mark the remembered app's openings preferred.
             """
     )
 
-    @Option(help: "The app type (twitter, browser, email, maps, …).") var type: String
+    @Option(help: "The app type (twitter, browser, email, maps, …); required unless managing site choices.")
+    var type: String?
     @Option(help: "The action (show_profile, browse, compose, …).") var action: String?
     @Option(name: .customLong("param"), help: ArgumentHelp("A parameter (repeatable).", valueName: "key=value"))
     var parameters: [String] = []
@@ -35,7 +40,7 @@ struct ChooseCommand: AsyncParsableCommand {
         completion: .directory
     ) var catalog: String?
     @Option(
-        help: ArgumentHelp("The SQLite file that remembers default apps.", valueName: "file"),
+        help: ArgumentHelp("The SQLite file that remembers default apps and site choices.", valueName: "file"),
         completion: .file(extensions: ["sqlite"])
     ) var store: String?
     @Option(help: ArgumentHelp("Remember this app as the default for the type.", valueName: "app")) var setDefault:
@@ -49,27 +54,41 @@ struct ChooseCommand: AsyncParsableCommand {
     ) var refreshFrom: String?
     @Flag(help: "Print one JSON object.") var json = false
 
+    @OptionGroup(title: "Site choices (without --type)")
+    var siteOptions: SiteChoiceOptions
+
     @OptionGroup(title: "Network (used by --refresh-from)")
     var network: NetworkOptions
 
+    func validate() throws {
+        let typeOptions = type != nil || action != nil || setDefault != nil || reset || !parameters.isEmpty
+        guard siteOptions.isEmpty else {
+            if typeOptions {
+                throw ValidationError(
+                    "site choices (--remember-site, --forget-site, --forget-all-sites, --sites) take no --type, --action, --param, --set-default or --reset"
+                )
+            }
+            return
+        }
+        guard type != nil else {
+            throw ValidationError(
+                "--type is required (or manage site choices with --remember-site, --forget-site, --forget-all-sites or --sites)"
+            )
+        }
+    }
+
     func run() async throws {
+        let storePath = store ?? Self.defaultStorePath
+        try Self.requireStoreFileIfPresent(storePath)
+        guard let type else { return try siteOptions.run(storePath: storePath, json: json) }
         var values: [String: String] = [:]
         for text in parameters {
             let (key, value) = try ParameterArgument.split(text, form: "key=value")
             values[key] = value
         }
-        let merged = try await loadCatalog()
+        let merged = try await loadCatalog(type: type)
         // --installed takes app keys as well as schemes.
         let installation = merged.installation(installed.map(InstalledApps.init(list:)))
-        let storePath = store ?? Self.defaultStorePath
-        // SQLite creates a missing file; anything else there that is not a file is said in the tool's words.
-        if FileManager.default.fileExists(atPath: storePath) {
-            do {
-                try UserFile.requireFile(storePath)
-            } catch {
-                throw CommandFailure(error, what: "choices store")
-            }
-        }
         let model: PickerModel?
         do {
             let picker = AppPicker(
@@ -81,7 +100,7 @@ struct ChooseCommand: AsyncParsableCommand {
             if let setDefault { try picker.setDefault(appType: type, app: setDefault) }
             model = try action.map { try picker.model(appType: type, action: $0, parameters: values) }
         } catch let error as ChooserError {
-            throw CommandFailure(message: "error: \(error.description)\(hint(for: error))")
+            throw CommandFailure(message: "error: \(error.description)\(hint(for: error, type: type))")
         }
         guard let model else {
             if reset || setDefault != nil { return }
@@ -102,7 +121,7 @@ struct ChooseCommand: AsyncParsableCommand {
     }
 
     /// The bundled catalog, with `--catalog`'s folder merged over it, then `--refresh-from`'s download of the type.
-    private func loadCatalog() async throws(CommandFailure) -> AppCatalog {
+    private func loadCatalog(type: String) async throws(CommandFailure) -> AppCatalog {
         if let catalog {
             do {
                 try UserFile.requireDirectory(catalog)
@@ -129,13 +148,23 @@ struct ChooseCommand: AsyncParsableCommand {
     }
 
     /// What to pass when the catalog lacks the type or app asked for.
-    private func hint(for error: ChooserError) -> String {
+    private func hint(for error: ChooserError, type: String) -> String {
         guard error.code == .unknownApp || error.code == .unknownType else { return "" }
         var source = "the bundled one"
         if let catalog { source += " with \(catalog) over it" }
         if let refreshFrom { source += ", then \(refreshFrom)'s \(type).json" }
         return
             "; the catalog is \(source): add a Choosy data folder with --catalog DIR, or download the type with --refresh-from URL"
+    }
+
+    /// SQLite creates a missing file; anything else there that is not a file is said in the tool's words.
+    static func requireStoreFileIfPresent(_ path: String) throws(CommandFailure) {
+        guard FileManager.default.fileExists(atPath: path) else { return }
+        do {
+            try UserFile.requireFile(path)
+        } catch {
+            throw CommandFailure(error, what: "choices store")
+        }
     }
 
     /// Where `--refresh-from` keeps its downloads: `$XDG_CACHE_HOME/switchyard/catalog`, else `~/.cache/…`.

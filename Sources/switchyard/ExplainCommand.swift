@@ -1,3 +1,4 @@
+import AppChooser
 import ArgumentParser
 import Foundation
 import LinkMatching
@@ -18,6 +19,8 @@ struct ExplainCommand: AsyncParsableCommand {
 
     @OptionGroup var manifestOptions: ManifestOptions
 
+    @OptionGroup var choices: ChoicesOptions
+
     @Flag(help: "Also list the actions the prefilter ruled out.")
     var all = false
 
@@ -35,13 +38,16 @@ struct ExplainCommand: AsyncParsableCommand {
     func run() async throws {
         let rules = try await manifestOptions.loadRules(network: network)
         let resolver = try network.resolver(for: rules, runsScripts: !noScripts)
-        let resolution: Resolution
+        let store = try choices.open()
+        var resolution: Resolution
         do {
             resolution = try await resolver.resolve(url, network.request(runsScripts: !noScripts, trace: true))
         } catch {
             throw CommandFailure(message: "error: \(error.description)")
         }
+        store?.applyRememberedSite(to: &resolution, rules: rules, installed: nil)
         let output = CommandOutput.current
+        output.printNotices(of: resolution)
         if json {
             try output.printJSON(resolution)
         } else {
@@ -86,7 +92,10 @@ enum ExplanationText {
             for rule in action.openings {
                 guard let opening = openingsByRule[rule] else { continue }
                 let url = opening.url ?? opening.error.map { "(no URL: \($0.message))" } ?? "(script not run)"
-                lines.append("  → \(opening.app?.identifier ?? "-"): \(url)")
+                let marker = opening.preferred.map {
+                    " (preferred: \($0.by.rawValue) \(OutputSafety.visible($0.reason)))"
+                }
+                lines.append("  → \(opening.app?.identifier ?? "-"): \(url)\(marker ?? "")")
             }
         }
         let browsers = resolution.openings.count { $0.kind == .browser }

@@ -1,3 +1,4 @@
+import AppChooser
 import ArgumentParser
 import Foundation
 import LinkMatching
@@ -26,6 +27,8 @@ struct ResolveCommand: AsyncParsableCommand {
 
     @OptionGroup var manifestOptions: ManifestOptions
 
+    @OptionGroup var choices: ChoicesOptions
+
     @Option(
         help: ArgumentHelp(
             "Only list apps with these URL schemes (comma-separated), as installed on a device.",
@@ -49,23 +52,26 @@ struct ResolveCommand: AsyncParsableCommand {
     func run() async throws {
         let rules = try await manifestOptions.loadRules(network: network)
         let resolver = try network.resolver(for: rules, runsScripts: !noScripts)
+        let store = try choices.open()
         let request = network.request(
             installed: installed.map(InstalledApps.init(list:)),
             platform: platform,
             runsScripts: !noScripts
         )
         if let batch {
-            try await resolveBatch(batch, resolver: resolver, request: request)
+            try await resolveBatch(batch, resolver: resolver, request: request, choices: store)
             return
         }
         guard let url else { throw CommandFailure(message: "error: give a link to resolve, or --batch FILE") }
-        let resolution: Resolution
+        var resolution: Resolution
         do {
             resolution = try await resolver.resolve(url, request)
         } catch {
             throw CommandFailure(message: "error: \(error.description)")
         }
+        store?.applyRememberedSite(to: &resolution, rules: rules, installed: request.match.installed)
         let output = CommandOutput.current
+        output.printNotices(of: resolution)
         if json {
             try output.printJSON(resolution)
         } else {
@@ -74,7 +80,12 @@ struct ResolveCommand: AsyncParsableCommand {
     }
 
     /// One JSON object per input line, in order, each written as soon as it is resolved (see ``BatchRun``).
-    private func resolveBatch(_ source: String, resolver: Resolver, request: ResolveRequest) async throws {
+    private func resolveBatch(
+        _ source: String,
+        resolver: Resolver,
+        request: ResolveRequest,
+        choices: ChoicesStore?
+    ) async throws {
         let input: UserFile.Reader
         do {
             input = source == "-" ? UserFile.standardInput() : try UserFile.open(source)
@@ -82,7 +93,7 @@ struct ResolveCommand: AsyncParsableCommand {
             throw CommandFailure(error, what: "batch input")
         }
         defer { input.close() }
-        let run = try await BatchRun.resolve(BatchLines(input), resolver: resolver, request: request)
+        let run = try await BatchRun.resolve(BatchLines(input), resolver: resolver, request: request, choices: choices)
         if run.everyLineFailed { throw ExitCode(1) }
     }
 }
@@ -107,14 +118,20 @@ enum ResolutionTable {
             lines.append("No app or browser opens this link.")
             return lines.joined(separator: "\n")
         }
+        // A preferred opening is starred, in a first column that is there only when one is.
+        var preferences: [OpeningPreference] = []
+        for preference in resolution.openings.compactMap(\.preferred) where !preferences.contains(preference) {
+            preferences.append(preference)
+        }
         let rows = resolution.openings.map { opening -> [String] in
             let url =
                 opening.url
                 ?? (opening.needsScript
                     ? "(script: run to get the URL)" : "(no URL: \(opening.error?.message ?? "none"))")
-            return [opening.kind.rawValue, opening.app?.name ?? "-", opening.title, url]
+            let cells = [opening.kind.rawValue, opening.app?.name ?? "-", opening.title, url]
+            return preferences.isEmpty ? cells : [opening.preferred == nil ? " " : "*"] + cells
         }
-        let headers = ["KIND", "APP", "ACTION", "URL"]
+        let headers = (preferences.isEmpty ? [] : [" "]) + ["KIND", "APP", "ACTION", "URL"]
         var widths = headers.map(\.count)
         for row in rows {
             for (index, cell) in row.enumerated().dropLast() { widths[index] = max(widths[index], cell.count) }
@@ -127,6 +144,10 @@ enum ResolutionTable {
         lines.append("")
         lines.append(line(headers))
         lines += rows.map(line)
+        if !preferences.isEmpty { lines.append("") }
+        for preference in preferences {
+            lines.append("* preferred: \(preference.by.rawValue) \(OutputSafety.visible(preference.reason))")
+        }
         return lines.joined(separator: "\n")
     }
 }

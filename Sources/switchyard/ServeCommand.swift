@@ -1,3 +1,4 @@
+import AppChooser
 import ArgumentParser
 import Foundation
 import LinkResolver
@@ -56,6 +57,15 @@ struct ServeCommand: AsyncParsableCommand {
 
     @OptionGroup var scriptRequests: ScriptRequestLimit
 
+    @Option(
+        help: ArgumentHelp(
+            "A SQLite choices store (created when missing): /v1/resolve marks the apps remembered per site, /v1/choices/sites manages them.",
+            valueName: "file"
+        ),
+        completion: .file(extensions: ["sqlite"])
+    )
+    var choices: String?
+
     func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be between 0 and 65535") }
         guard (0...31_536_000).contains(cacheMaxAge) else {
@@ -70,7 +80,7 @@ struct ServeCommand: AsyncParsableCommand {
         let logger = Logger(label: "switchyard.server") { [logLevel, logFormat] label in
             logFormat.handler(label: label, level: logLevel, stream: LogStream(output: output))
         }
-        let configuration = ServerConfiguration(
+        var settings = ServerConfiguration(
             host: host,
             port: port,
             manifest: ManifestSource(argument: manifest),
@@ -81,6 +91,8 @@ struct ServeCommand: AsyncParsableCommand {
             maximumScriptRequests: scriptRequests.maximum,
             cacheMaxAge: .seconds(cacheMaxAge)
         )
+        settings.choices = try choices.map(Self.openChoices)
+        let configuration = settings
         let server: SwitchyardServer
         do {
             server = try await SwitchyardServer(configuration: configuration, logger: logger)
@@ -100,6 +112,16 @@ struct ServeCommand: AsyncParsableCommand {
 }
 
 extension ServeCommand {
+    /// The `--choices` store, created when missing; one that cannot be used stops the command with its reason.
+    static func openChoices(_ path: String) throws(CommandFailure) -> ChoicesStore {
+        try ChooseCommand.requireStoreFileIfPresent(path)
+        do {
+            return try ChoicesStore(path: path)
+        } catch {
+            throw CommandFailure(message: "error: \(error.description)")
+        }
+    }
+
     /// Why the server could not listen, in the tool's words (never NIO's `bind(descriptor:…)` text), or nil for any
     /// other failure.
     static func listenFailure(_ error: any Error) -> String? {

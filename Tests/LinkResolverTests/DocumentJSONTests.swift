@@ -64,11 +64,34 @@ import Testing
                 preview,
                 userAction,
             ],
-            timedOutRules: ["/actions/9", "/actions/a~0b"]
+            timedOutRules: ["/actions/9", "/actions/a~0b"],
+            notices: [
+                ResolutionNotice(code: "E_REMEMBERED_APP_UNAVAILABLE", message: Self.awkward),
+                ResolutionNotice(code: "E_X", message: ""),
+            ]
         )
         #expect(try Self.written(resolution) == Self.encoded(resolution))
+        #expect(try Self.written(resolution).contains(#""notices":[{"code":"E_REMEMBERED_APP_UNAVAILABLE","#))
         let empty = Resolution(input: "", unwrapped: "")
         #expect(try Self.written(empty) == Self.encoded(empty))
+        // No notices: no key, either way.
+        #expect(try !Self.written(empty).contains("notices"))
+    }
+
+    /// Notices are read back from a document, and a document without them reads as none.
+    @Test func noticesDecodeAndMayBeAbsent() throws {
+        let resolution = Resolution(
+            input: "https://a.example/",
+            unwrapped: "https://a.example/",
+            notices: [ResolutionNotice(code: "E_REMEMBERED_APP_UNAVAILABLE", message: "gone")]
+        )
+        let decoded = try JSONDecoder().decode(Resolution.self, from: try DocumentEncoder.document(resolution))
+        #expect(decoded == resolution)
+        let without = try JSONDecoder().decode(
+            Resolution.self,
+            from: Data(#"{"input":"a","unwrapped":"a","steps":[],"openings":[],"timedOutRules":[]}"#.utf8)
+        )
+        #expect(without.notices.isEmpty)
     }
 
     /// A resolution with a trace (explain) goes through `Encodable`, and still carries the version first.

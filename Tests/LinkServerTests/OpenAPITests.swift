@@ -1,3 +1,4 @@
+import AppChooser
 import Foundation
 import HTTPTypes
 import Hummingbird
@@ -10,16 +11,16 @@ import Testing
 /// `/openapi.json` against the router: every registered route is described and every described operation is
 /// registered, the main errors are listed, and the live router's answers validate against the described schemas.
 @Suite struct OpenAPITests {
-    static func server() async throws -> SwitchyardServer {
-        try await SwitchyardServer(
-            configuration: ServerConfiguration(
-                port: 0,
-                maximumLinkLength: 200,
-                maximumBodyBytes: 4096,
-                maximumBatchSize: 5,
-                networkEnabled: false
-            )
+    static func server(choices: ChoicesStore? = nil) async throws -> SwitchyardServer {
+        var configuration = ServerConfiguration(
+            port: 0,
+            maximumLinkLength: 200,
+            maximumBodyBytes: 4096,
+            maximumBatchSize: 5,
+            networkEnabled: false
         )
+        configuration.choices = choices
+        return try await SwitchyardServer(configuration: configuration)
     }
 
     static func object(_ buffer: ByteBuffer) throws -> Any {
@@ -67,7 +68,9 @@ import Testing
             let expected: [(String, String, [String])] = [
                 ("/v1/resolve", "get", ["200", "400", "414"]), ("/v1/resolve", "post", ["200", "400", "413"]),
                 ("/v1/explain", "get", ["200", "400", "414"]), ("/v1/choose", "get", ["200", "400", "404"]),
-                ("/v1/xcallback/parse", "post", ["200", "400", "413"]),
+                ("/v1/xcallback/parse", "post", ["200", "400", "413"]), ("/v1/choices/sites", "get", ["200", "404"]),
+                ("/v1/choices/sites/{host}", "put", ["200", "400", "404", "413"]),
+                ("/v1/choices/sites/{host}", "delete", ["200", "400", "404"]),
             ]
             for (path, method, statuses) in expected {
                 let responses = try #require(paths[path]?[method]?["responses"] as? [String: Any])
@@ -108,19 +111,43 @@ import Testing
             .post, "/v1/xcallback/parse", #"{"url": "bear://x-callback-url/create?x-success=javascript%3Aalert(1)"}"#,
             400
         ),
+        // Site choices: a preferred opening, then a notice, in the resolution documents.
+        (.put, "/v1/choices/sites/twitter.com", #"{"app": "x", "includeSubdomains": true}"#, 200),
+        (.get, "/v1/resolve?url=https%3A%2F%2Fmobile.twitter.com%2Fjack", nil, 200),
+        (.put, "/v1/choices/sites/www.youtube.com", #"{"app": "x"}"#, 200),
+        (.get, "/v1/explain?url=https%3A%2F%2Fwww.youtube.com%2Fwatch%3Fv%3DdQw4w9WgXcQ", nil, 200),
+        (.post, "/v1/resolve", #"{"urls": ["https://www.youtube.com/watch?v=dQw4w9WgXcQ"]}"#, 200),
+        (.put, "/v1/choices/sites/co.uk", #"{"app": "x", "includeSubdomains": true}"#, 400),
+        (.get, "/v1/choices/sites", nil, 200),
+        (.delete, "/v1/choices/sites/twitter.com", nil, 200),
+        (.delete, "/v1/choices/sites/twitter.com", nil, 404),
         (.get, "/healthz", nil, 200),
         (.delete, "/v1/resolve", nil, 405),
         (.get, "/metrics", nil, 200),
         (.get, "/", nil, 200),
     ]
 
+    /// The described path a concrete one matches (`/v1/choices/sites/a.example` → `/v1/choices/sites/{host}`).
+    static func template(of path: String, in described: [String]) -> String {
+        if described.contains(path) { return path }
+        let segments = path.split(separator: "/", omittingEmptySubsequences: false)
+        return described.first { template in
+            let parts = template.split(separator: "/", omittingEmptySubsequences: false)
+            return parts.count == segments.count
+                && zip(parts, segments).allSatisfy { part, segment in part == segment || part.hasPrefix("{") }
+        } ?? path
+    }
+
     @Test func theLiveRoutersAnswersValidateAgainstTheirSchemas() async throws {
-        try await Self.server().application().test(.router) { client in
+        let store = FileManager.default.temporaryDirectory.appendingPathComponent("openapi-\(UUID().uuidString).sqlite")
+        defer { try? FileManager.default.removeItem(at: store) }
+        let choices = try ChoicesStore(path: store.path)
+        try await Self.server(choices: choices).application().test(.router) { client in
             let specification = try await Self.specification(client)
             let validator = SchemaValidator(specification: specification)
             let paths = try #require(specification["paths"] as? [String: [String: [String: Any]]])
             for (method, uri, body, status) in Self.exchanges {
-                let path = String(uri.prefix { $0 != "?" })
+                let path = Self.template(of: String(uri.prefix { $0 != "?" }), in: Array(paths.keys))
                 try await client.execute(uri: uri, method: method, body: body.map { ByteBuffer(string: $0) }) {
                     response in
                     #expect(Int(response.status.code) == status, "\(method) \(uri): \(String(buffer: response.body))")

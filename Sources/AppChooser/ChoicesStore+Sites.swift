@@ -1,0 +1,135 @@
+import Foundation
+import GRDB
+import WebLinks
+
+extension ChoicesStore {
+    /// Remembers `app` for `site` (a host name as the user gives it; see ``SiteChoice/canonicalSite(_:scope:)``),
+    /// replacing what was remembered for the same site; returns the choice as stored.
+    @discardableResult
+    public func rememberSite(
+        _ site: String,
+        app: String,
+        scope: SiteScope = .host,
+        now: Date = Date()
+    ) throws(ChooserError) -> SiteChoice {
+        let key = try SiteChoice.canonicalSite(site, scope: scope)
+        let app = app.trimmingCharacters(in: .whitespaces)
+        guard !app.isEmpty else {
+            throw ChooserError(.unknownApp, "the app to remember for \(key) is empty: give a manifest app identifier")
+        }
+        let choice = SiteChoice(site: key, scope: scope, app: app, chosenAt: now)
+        do {
+            try database.write { db in
+                try db.execute(
+                    sql: "INSERT OR REPLACE INTO siteChoice (site, scope, app, chosenAt) VALUES (?, ?, ?, ?)",
+                    arguments: [key, scope.rawValue, app, now.timeIntervalSince1970]
+                )
+            }
+        } catch {
+            throw Self.failure(error, path: path, doing: "remember the app for \(key)")
+        }
+        return choice
+    }
+
+    /// The choice that applies to a link to `host` (canonical, as `Link.host` (WebLinks) gives it), or nil: the
+    /// choice for the host itself (whatever its scope) wins, then the nearest parent domain remembered with its
+    /// subdomains.
+    public func siteChoice(forHost host: String) throws(ChooserError) -> SiteChoice? {
+        // `a.b.example.com` → itself, `b.example.com`, `example.com`, `com`: every key that could cover it.
+        let labels = host.split(separator: ".", omittingEmptySubsequences: false)
+        let candidates = host.hasPrefix("[") ? [host] : labels.indices.map { labels[$0...].joined(separator: ".") }
+        let choices = try fetchSites(
+            "WHERE site IN (\(candidates.map { _ in "?" }.joined(separator: ", ")))",
+            StatementArguments(candidates),
+            doing: "read the app remembered for \(host)"
+        )
+        if let exact = choices.first(where: { $0.site == host }) { return exact }
+        return choices.filter { $0.scope == .domain && $0.covers(host: host) }.max { $0.site.count < $1.site.count }
+    }
+
+    /// The choice that applies to `link`'s host (see ``siteChoice(forHost:)``).
+    public func siteChoice(for link: Link) throws(ChooserError) -> SiteChoice? {
+        try siteChoice(forHost: link.host)
+    }
+
+    /// Every site choice, by site.
+    public func siteChoices() throws(ChooserError) -> [SiteChoice] {
+        try fetchSites("ORDER BY site", [], doing: "list the remembered sites")
+    }
+
+    /// Forgets what was remembered for `site` (a host name as the user gives it, either scope); returns the
+    /// forgotten choice, or nil when there was none (a parent domain's choice may still cover the host).
+    @discardableResult
+    public func forgetSite(_ site: String) throws(ChooserError) -> SiteChoice? {
+        let key = try SiteChoice.canonicalSite(site, scope: .host)
+        do {
+            return try database.write { db in
+                let rows = try Row.fetchAll(
+                    db,
+                    sql: "SELECT site, scope, app, chosenAt FROM siteChoice WHERE site = ?",
+                    arguments: [key]
+                )
+                try db.execute(sql: "DELETE FROM siteChoice WHERE site = ?", arguments: [key])
+                return rows.compactMap(Self.siteChoice).first
+            }
+        } catch {
+            throw Self.failure(error, path: path, doing: "forget the app remembered for \(key)")
+        }
+    }
+
+    /// Forgets every site choice; returns how many there were.
+    @discardableResult
+    public func forgetAllSites() throws(ChooserError) -> Int {
+        do {
+            return try database.write { db in
+                try db.execute(sql: "DELETE FROM siteChoice")
+                return db.changesCount
+            }
+        } catch {
+            throw Self.failure(error, path: path, doing: "forget the remembered sites")
+        }
+    }
+
+    private func fetchSites(
+        _ clause: String,
+        _ arguments: StatementArguments,
+        doing what: String
+    ) throws(ChooserError) -> [SiteChoice] {
+        do {
+            return try database.read { db in
+                try Row.fetchAll(
+                    db,
+                    sql: "SELECT site, scope, app, chosenAt FROM siteChoice \(clause)",
+                    arguments: arguments
+                )
+                .compactMap(Self.siteChoice)
+            }
+        } catch {
+            throw Self.failure(error, path: path, doing: what)
+        }
+    }
+
+    /// A row as a choice; a scope this version does not know (a newer Switchyard's) is skipped.
+    private static func siteChoice(_ row: Row) -> SiteChoice? {
+        guard let scope = SiteScope(rawValue: row["scope"]) else { return nil }
+        return SiteChoice(
+            site: row["site"],
+            scope: scope,
+            app: row["app"],
+            chosenAt: Date(timeIntervalSince1970: row["chosenAt"])
+        )
+    }
+}
+
+extension ChoicesStore {
+    /// A text that changes whenever what the store holds may have changed: a write through this store, or a commit
+    /// by another process on the same file (SQLite's `data_version`). An HTTP cache's entity tags name it, so a
+    /// remembered site invalidates the answers it changes. Nil when the file cannot be read.
+    public func revision() -> String? {
+        try? database.read { db in
+            let external = try Int.fetchOne(db, sql: "PRAGMA data_version") ?? 0
+            let own = try Int.fetchOne(db, sql: "SELECT total_changes()") ?? 0
+            return "\(external).\(own)"
+        }
+    }
+}

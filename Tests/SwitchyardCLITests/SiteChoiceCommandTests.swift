@@ -1,0 +1,224 @@
+import Foundation
+import SwitchyardTestSupport
+import Testing
+
+/// `switchyard choose --remember-site/--forget-site/--forget-all-sites/--sites`, and `resolve`, `resolve --batch` and
+/// `explain` applying the remembered site from the same SQLite file, in process.
+@Suite struct SiteChoiceCommandTests {
+    /// A user's data folder (the default store lives there) and a manifest where Alpha and Beta open example.com.
+    final class Setup {
+        let directory: TemporaryDirectory
+        let manifest: String
+        var environment: [String: String] { ["XDG_DATA_HOME": directory.url.path, "HOME": directory.url.path] }
+        var defaultStore: String { directory.url.appendingPathComponent("switchyard/choices.sqlite").path }
+
+        init() throws {
+            directory = try TemporaryDirectory()
+            manifest = try directory.write(
+                RuleFixture.text(
+                    actions: #"""
+                        [{"title": "Open", "regex": "^https://([a-z]+\\.)?example\\.com/", "formats": [
+                          {"appId": "alpha", "format": "alpha://open"}, {"appId": "beta", "format": "beta://open"}]}]
+                        """#
+                ),
+                named: "manifest.json"
+            )
+        }
+
+        func run(_ arguments: [String]) async -> CommandOutcome {
+            await InProcessCommand.run(arguments, environment: environment)
+        }
+
+        func resolve(_ arguments: [String]) async -> CommandOutcome {
+            await run(["resolve", "--offline", "--no-scripts", "--manifest", manifest] + arguments)
+        }
+    }
+
+    static func object(_ text: String) throws -> [String: Any] {
+        try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
+    }
+
+    /// The apps of the openings marked preferred, and their `preferred` objects.
+    static func preferred(_ document: [String: Any]) throws -> [String: [String: String]] {
+        let openings = try #require(document["openings"] as? [[String: Any]])
+        var marked: [String: [String: String]] = [:]
+        for opening in openings {
+            if let app = opening["app"] as? String, let preferred = opening["preferred"] as? [String: String] {
+                marked[app] = preferred
+            }
+        }
+        return marked
+    }
+
+    @Test func aRememberedSiteIsPreferredInJSONAndInTheTable() async throws {
+        let setup = try Setup()
+        let remember = await setup.run([
+            "choose", "--remember-site", "Example.com", "--app", "beta", "--include-subdomains", "--json",
+        ])
+        #expect(remember.status == 0, "\(remember.stderr)")
+        let stored = try Self.object(remember.stdout)
+        #expect(stored["site"] as? String == "example.com" && stored["scope"] as? String == "domain")
+        #expect(FileManager.default.fileExists(atPath: setup.defaultStore))
+
+        let json = await setup.resolve(["--json", "https://www.example.com/"])
+        #expect(json.status == 0, "\(json.stderr)")
+        #expect(json.stderr.isEmpty)
+        #expect(
+            try Self.preferred(try Self.object(json.stdout)) == [
+                "beta": ["by": "remembered-site", "reason": "example.com"]
+            ]
+        )
+
+        let table = await setup.resolve(["https://www.example.com/"])
+        let lines = table.stdout.split(separator: "\n").map { $0.split(separator: " ").joined(separator: " ") }
+        #expect(lines.contains("KIND APP ACTION URL"), "\(table.stdout)")
+        #expect(lines.contains("* action Beta Open beta://open"), "\(table.stdout)")
+        #expect(lines.contains("action Alpha Open alpha://open"), "\(table.stdout)")
+        #expect(lines.last == "* preferred: remembered-site example.com")
+
+        let explain = await setup.run([
+            "explain", "--offline", "--no-scripts", "--manifest", setup.manifest, "https://www.example.com/",
+        ])
+        #expect(
+            explain.stdout.contains("→ beta: beta://open (preferred: remembered-site example.com)"),
+            "\(explain.stdout)"
+        )
+        #expect(explain.stdout.contains("→ alpha: alpha://open\n"))
+
+        let batchFile = try setup.directory.write(
+            "https://www.example.com/\nhttps://example.org/\n",
+            named: "links.txt"
+        )
+        let batch = await setup.resolve(["--batch", batchFile])
+        let results = try batch.stdout.split(separator: "\n").map { try Self.object(String($0)) }
+        #expect(
+            try results.map(Self.preferred) == [["beta": ["by": "remembered-site", "reason": "example.com"]], [:]]
+        )
+    }
+
+    @Test func sitesAreListedAndForgottenOneByOne() async throws {
+        let setup = try Setup()
+        #expect(await setup.run(["choose", "--sites"]).stdout == "No site is remembered.\n")
+        // Listing an empty store does not create it.
+        #expect(!FileManager.default.fileExists(atPath: setup.defaultStore))
+        for arguments in [
+            ["--remember-site", "example.com", "--app", "alpha", "--include-subdomains"],
+            ["--remember-site", "www.example.com", "--app", "beta"],
+        ] {
+            let output = await setup.run(["choose"] + arguments)
+            #expect(output.status == 0 && output.stdout.isEmpty, "\(output.stderr)")
+        }
+        let list = try Self.object(await setup.run(["choose", "--sites", "--json"]).stdout)
+        let sites = try #require(list["sites"] as? [[String: Any]])
+        #expect(sites.compactMap { $0["site"] as? String } == ["example.com", "www.example.com"])
+        #expect(sites.compactMap { $0["app"] as? String } == ["alpha", "beta"])
+        let table = await setup.run(["choose", "--sites"])
+        let rows = table.stdout.split(separator: "\n").map { $0.split(separator: " ").prefix(3).joined(separator: " ") }
+        #expect(rows == ["SITE SUBDOMAINS APP", "example.com yes alpha", "www.example.com no beta"])
+
+        #expect(
+            try Self.preferred(try Self.object(await setup.resolve(["--json", "https://www.example.com/"]).stdout)).keys
+                .sorted() == ["beta"]
+        )
+        let forget = await setup.run(["choose", "--forget-site", "WWW.example.com"])
+        #expect(forget.status == 0, "\(forget.stderr)")
+        #expect(
+            try Self.preferred(try Self.object(await setup.resolve(["--json", "https://www.example.com/"]).stdout)).keys
+                .sorted() == ["alpha"]
+        )
+        let again = await setup.run(["choose", "--forget-site", "www.example.com"])
+        #expect(again.status == 1)
+        #expect(
+            again.stderrLines == [
+                "error: no app is remembered for www.example.com; it opens with alpha as part of example.com and its subdomains: forget example.com"
+            ]
+        )
+        #expect(await setup.run(["choose", "--forget-all-sites"]).status == 0)
+        #expect(await setup.run(["choose", "--sites"]).stdout == "No site is remembered.\n")
+    }
+
+    @Test func anAppThatIsNotInstalledIsAWarningAndANotice() async throws {
+        let setup = try Setup()
+        #expect(await setup.run(["choose", "--remember-site", "example.com", "--app", "beta"]).status == 0)
+        let table = await setup.resolve(["--installed", "alpha", "https://example.com/"])
+        #expect(table.status == 0)
+        #expect(
+            table.stderrLines == [
+                #"warning: the app "beta" remembered for example.com is not installed [E_REMEMBERED_APP_UNAVAILABLE]"#
+            ]
+        )
+        #expect(!table.stdout.contains("*"))
+        let json = await setup.resolve(["--json", "--installed", "alpha", "https://example.com/"])
+        let document = try Self.object(json.stdout)
+        #expect(try Self.preferred(document).isEmpty)
+        let notices = try #require(document["notices"] as? [[String: String]])
+        #expect(notices.map { $0["code"] } == ["E_REMEMBERED_APP_UNAVAILABLE"])
+    }
+
+    /// Resolving reads the store only when it is there; `--choices` names another file, which must exist.
+    @Test func resolvingNeverCreatesTheStore() async throws {
+        let setup = try Setup()
+        let plain = await setup.resolve(["--json", "https://example.com/"])
+        #expect(plain.status == 0, "\(plain.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: setup.defaultStore))
+        let elsewhere = setup.directory.url.appendingPathComponent("elsewhere.sqlite").path
+        let missing = await setup.resolve(["--choices", elsewhere, "https://example.com/"])
+        #expect(missing.status == 2)
+        #expect(missing.stderrLines.first?.hasPrefix("\(elsewhere): error: ") == true, "\(missing.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: elsewhere))
+        let remember = await setup.run([
+            "choose", "--store", elsewhere, "--remember-site", "example.com", "--app", "alpha",
+        ])
+        #expect(remember.status == 0, "\(remember.stderr)")
+        let chosen = await setup.resolve(["--choices", elsewhere, "--json", "https://example.com/"])
+        #expect(try Self.preferred(try Self.object(chosen.stdout)).keys.sorted() == ["alpha"])
+    }
+
+    @Test(arguments: [
+        (
+            ["--remember-site", "example.com"],
+            "error: --remember-site needs --app ID, the manifest app to open the site with"
+        ),
+        (["--app", "alpha"], "error: --app and --include-subdomains go with --remember-site HOST"),
+        (
+            ["--sites", "--forget-all-sites"],
+            "error: give one of --remember-site, --forget-site, --forget-all-sites and --sites"
+        ),
+        (
+            ["--sites", "--type", "maps"],
+            "error: site choices (--remember-site, --forget-site, --forget-all-sites, --sites) take no --type, --action, --param, --set-default or --reset"
+        ),
+        (
+            [],
+            "error: --type is required (or manage site choices with --remember-site, --forget-site, --forget-all-sites or --sites)"
+        ),
+    ])
+    func misusedSiteOptionsAreUsageErrors(arguments: [String], message: String) async throws {
+        let setup = try Setup()
+        let output = await setup.run(["choose"] + arguments)
+        #expect(output.status == 2)
+        #expect(output.stderrLines.first == message, "\(output.stderr)")
+    }
+
+    /// `serve --choices` opens the store before anything else: a folder there stops the command, in the tool's words.
+    @Test func serveRefusesAChoicesStoreThatIsAFolder() async throws {
+        let setup = try Setup()
+        let output = await setup.run(["serve", "--port", "0", "--offline", "--choices", setup.directory.url.path])
+        #expect(output.status == 2)
+        #expect(output.stderrLines.first?.hasPrefix("\(setup.directory.url.path): error: ") == true, "\(output.stderr)")
+    }
+
+    @Test func aPublicSuffixOrALinkIsRefusedNamingIt() async throws {
+        let setup = try Setup()
+        let suffix = await setup.run(["choose", "--remember-site", "co.uk", "--app", "alpha", "--include-subdomains"])
+        #expect(suffix.status == 2)
+        #expect(suffix.stderrLines.count == 1)
+        #expect(suffix.stderr.hasPrefix("error: co.uk is a public suffix: "), "\(suffix.stderr)")
+        #expect(suffix.stderr.contains("[E_PUBLIC_SUFFIX]"))
+        let link = await setup.run(["choose", "--remember-site", "https://example.com/", "--app", "alpha"])
+        #expect(link.status == 2)
+        #expect(link.stderr.contains(#""https://example.com/" is not a host name"#), "\(link.stderr)")
+        // A refused site leaves no store behind.
+        #expect(!FileManager.default.fileExists(atPath: setup.defaultStore))
+    }
+}
