@@ -89,18 +89,19 @@ public final class Resolver: Sendable {
                 trace: &trace
             )
         }
+        // Moved out of the stage, so that filling in script URLs does not copy every opening.
         var openings = stage.openings
+        stage.openings = []
         if request.runsScripts, let engine, let scripts {
             let rendered = await render(
-                openings,
+                &openings,
                 link: stage.link,
                 headers: stage.headers,
                 engine: engine,
                 scripts: scripts,
                 deadline: budget.deadline
             )
-            openings = rendered.openings
-            isReproducible = isReproducible && rendered.isReproducible
+            isReproducible = isReproducible && rendered
         }
         let resolution = Resolution(
             input: input ?? link.text,
@@ -233,18 +234,18 @@ public final class Resolver: Sendable {
         }
     }
 
-    /// Runs every script opening until `deadline`; each gets the input its rule matched. Outputs kept from earlier
+    /// Runs every script opening until `deadline`, filling in `result` in place; each gets the input its rule
+    /// matched. Returns whether every output is reproducible. Outputs kept from earlier
     /// runs are filled in first, on this task; only the scripts left run, concurrently (measured under
     /// `scripts/loadtest`: a task group per request cost a tenth of the server's time once every output was kept).
     private func render(
-        _ openings: [Opening],
+        _ result: inout [Opening],
         link: Link,
         headers: HTTPFields?,
         engine: ScriptEngine,
         scripts: CompiledScripts,
         deadline: ContinuousClock.Instant
-    ) async -> (openings: [Opening], isReproducible: Bool) {
-        var result = openings
+    ) async -> Bool {
         var pending: [(index: Int, script: CompiledScript, input: String)] = []
         for index in result.indices where result[index].needsScript {
             switch prepare(&result[index], link: link, headers: headers, scripts: scripts) {
@@ -258,11 +259,11 @@ public final class Resolver: Sendable {
                 break
             }
         }
-        if pending.isEmpty { return (result, true) }
+        if pending.isEmpty { return true }
         if pending.count == 1, let only = pending.first {
             let run = await engine.runReporting(only.script, input: only.input, deadline: deadline)
             Self.fill(&result[only.index], with: run.output)
-            return (result, run.isReproducible)
+            return run.isReproducible
         }
         return await withTaskGroup(of: (Int, Result<String?, ScriptError>, Bool).self) { group in
             for job in pending {
@@ -276,7 +277,7 @@ public final class Resolver: Sendable {
                 Self.fill(&result[index], with: output)
                 isReproducible = isReproducible && reproducible
             }
-            return (result, isReproducible)
+            return isReproducible
         }
     }
 
