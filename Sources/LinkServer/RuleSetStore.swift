@@ -14,7 +14,8 @@ public final class RuleSetStore: Sendable {
         public let number: Int
         /// The resolver over these rules.
         public let resolver: Resolver
-        /// The manifest's own tests with their scripts, run by the resolver's engine once, when first asked for.
+        /// The manifest's own tests with their scripts (and the user layer's, under `userLayer`), run by the
+        /// resolver's engine once, when first asked for.
         public let tests: RuleTestRun
         /// When the rules were accepted.
         public let loadedAt: Date
@@ -34,6 +35,7 @@ public final class RuleSetStore: Sendable {
         var current: Generation
         var lastRejection: String?
         var fileSignature: FileSignature?
+        var userLayerSignature: FileSignature?
     }
 
     private let state: Mutex<State>
@@ -42,10 +44,22 @@ public final class RuleSetStore: Sendable {
 
     /// Starts with a rule set that has already been accepted; each of its tests with a script may run for
     /// `testTimeLimit` (a resolution's time limit).
-    public init(_ resolver: Resolver, fileSignature: FileSignature? = nil, testTimeLimit: Duration = .seconds(15)) {
+    public init(
+        _ resolver: Resolver,
+        fileSignature: FileSignature? = nil,
+        userLayerSignature: FileSignature? = nil,
+        testTimeLimit: Duration = .seconds(15)
+    ) {
         self.testTimeLimit = testTimeLimit
         let first = Generation(number: 1, resolver: resolver, testTimeLimit: testTimeLimit)
-        state = Mutex(State(current: first, lastRejection: nil, fileSignature: fileSignature))
+        state = Mutex(
+            State(
+                current: first,
+                lastRejection: nil,
+                fileSignature: fileSignature,
+                userLayerSignature: userLayerSignature
+            )
+        )
     }
 
     /// The current generation.
@@ -63,12 +77,32 @@ public final class RuleSetStore: Sendable {
     /// The signature of the file the current rules came from.
     public var fileSignature: FileSignature? { state.withLock { $0.fileSignature } }
 
+    /// The signature of the user layer file the current rules have over them.
+    public var userLayerSignature: FileSignature? { state.withLock { $0.userLayerSignature } }
+
     /// Installs a new rule set as the next generation.
     public func replace(with resolver: Resolver, fileSignature: FileSignature?) {
         state.withLock {
             $0.current = Generation(number: $0.current.number + 1, resolver: resolver, testTimeLimit: testTimeLimit)
             $0.lastRejection = nil
             $0.fileSignature = fileSignature
+        }
+    }
+
+    /// Installs rules with a new user layer as the next generation (the manifest's file signature stays).
+    public func replace(with resolver: Resolver, userLayerSignature: FileSignature?) {
+        state.withLock {
+            $0.current = Generation(number: $0.current.number + 1, resolver: resolver, testTimeLimit: testTimeLimit)
+            $0.lastRejection = nil
+            $0.userLayerSignature = userLayerSignature
+        }
+    }
+
+    /// Records a refused user layer; the current rules (and their layer) stay.
+    public func recordUserLayerRejection(_ reason: String, signature: FileSignature?) {
+        state.withLock {
+            $0.lastRejection = reason
+            if let signature { $0.userLayerSignature = signature }
         }
     }
 
@@ -96,7 +130,7 @@ public final class RuleTestRun: Sendable {
         let runner = runner
         let run = task.withLock { task in
             if let task { return task }
-            let started = Task { await runner.run() }
+            let started = Task { await runner.runWithUserLayer() }
             task = started
             return started
         }

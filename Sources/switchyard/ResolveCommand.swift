@@ -26,6 +26,8 @@ struct ResolveCommand: AsyncParsableCommand {
 
     @OptionGroup var manifestOptions: ManifestOptions
 
+    @OptionGroup(title: "Your own rules") var userLayerOptions: UserLayerOptions
+
     @Option(
         help: ArgumentHelp(
             "Only list apps with these URL schemes (comma-separated), as installed on a device.",
@@ -47,13 +49,14 @@ struct ResolveCommand: AsyncParsableCommand {
     var network: NetworkOptions
 
     func run() async throws {
-        let rules = try await manifestOptions.loadRules(network: network)
+        let rules = try userLayerOptions.apply(over: await manifestOptions.loadRules(network: network))
         let resolver = try network.resolver(for: rules, runsScripts: !noScripts)
-        let request = network.request(
+        var request = network.request(
             installed: installed.map(InstalledApps.init(list:)),
             platform: platform,
             runsScripts: !noScripts
         )
+        request.sourceApp = userLayerOptions.sourceApp
         if let batch {
             try await resolveBatch(batch, resolver: resolver, request: request)
             return
@@ -112,7 +115,9 @@ enum ResolutionTable {
                 opening.url
                 ?? (opening.needsScript
                     ? "(script: run to get the URL)" : "(no URL: \(opening.error?.message ?? "none"))")
-            return [opening.kind.rawValue, opening.app?.name ?? "-", opening.title, url]
+            let kind = opening.kind.rawValue + (opening.layer == .user ? " (user)" : "")
+            let app = (opening.app?.name ?? "-") + (opening.preferred != nil ? " (preferred)" : "")
+            return [kind, app, opening.title, url]
         }
         let headers = ["KIND", "APP", "ACTION", "URL"]
         var widths = headers.map(\.count)

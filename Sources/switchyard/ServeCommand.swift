@@ -28,6 +28,16 @@ struct ServeCommand: AsyncParsableCommand {
     )
     var manifest: String?
 
+    @Option(
+        name: .customLong("user-layer"),
+        help: ArgumentHelp(
+            "Your own layer over the rules (Docs/UserLayer.md); reloads on change and stays over manifest updates, and a broken one is refused while the previous one keeps serving.",
+            valueName: "path"
+        ),
+        completion: .file(extensions: ["json"])
+    )
+    var userLayer: String?
+
     @Option(help: "Seconds between checks of the manifest file for changes (at least 0.05).")
     var reloadInterval: Double = 5
 
@@ -59,7 +69,7 @@ struct ServeCommand: AsyncParsableCommand {
         let logger = Logger(label: "switchyard.server") { [logLevel, logFormat] label in
             logFormat.handler(label: label, level: logLevel, stream: LogStream(output: output))
         }
-        let configuration = ServerConfiguration(
+        var settings = ServerConfiguration(
             host: host,
             port: port,
             manifest: ManifestSource(argument: manifest),
@@ -69,6 +79,8 @@ struct ServeCommand: AsyncParsableCommand {
             allowPrivateAddresses: allowPrivateAddresses,
             maximumScriptRequests: scriptRequests.maximum
         )
+        settings.userLayer = userLayer
+        let configuration = settings
         let server: SwitchyardServer
         do {
             server = try await SwitchyardServer(configuration: configuration, logger: logger)
