@@ -15,6 +15,9 @@ public struct MatchOptions: Sendable, Equatable {
     public var includePreviews: Bool
     /// Time limits for regexes.
     public var budget: MatchBudget
+    /// The app the link came from (a bundle identifier such as `com.tinyspeck.chatlyio`), which the user layer's
+    /// `when` entries can match; nil when not said.
+    public var sourceApp: String? = nil
 
     /// Creates options.
     public init(

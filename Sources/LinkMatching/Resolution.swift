@@ -93,6 +93,8 @@ public struct UnwrapStep: Sendable, Equatable, Codable {
     /// Why the step did not apply, when it did not (a redirect rule's value that is not valid UTF-8 or not a web
     /// link; an HTTP hop that failed or looped): the link stayed as it was.
     public var refused: String?
+    /// The layer of the redirect rule, when it is the user's own (nil: the manifest's, or an HTTP redirect).
+    public var layer: RuleLayer? = nil
 
     /// Creates a step.
     public init(
@@ -101,8 +103,10 @@ public struct UnwrapStep: Sendable, Equatable, Codable {
         location: JSONPointer? = nil,
         from: String,
         to: String?,
-        refused: String? = nil
+        refused: String? = nil,
+        layer: RuleLayer? = nil
     ) {
+        self.layer = layer
         self.kind = kind
         self.rule = rule
         self.location = location
@@ -116,7 +120,8 @@ extension UnwrapStep: CustomStringConvertible {
     /// One line for people: `http-redirect HEAD 301: FROM → TO`, or `…: FROM stays (WHY)` for a refused step. The
     /// CLI's table and `explain` print it.
     public var description: String {
-        let what = "\(kind.rawValue) \(location.map { "\($0) " } ?? "")\(rule)"
+        let layer = self.layer == .user ? " (user layer)" : ""
+        let what = "\(kind.rawValue)\(layer) \(location.map { "\($0) " } ?? "")\(rule)"
         guard let to else { return "\(what): \(from) stays (\(refused ?? "refused"))" }
         return "\(what): \(from) → \(to)"
     }

@@ -5,8 +5,12 @@ import LinkRules
 public struct ResolutionTrace: Sendable, Equatable, Codable {
     /// Each redirect rule's verdict, in file order.
     public var redirects: [RedirectTrace] = []
-    /// Each action's verdict, in manifest order (every action, candidates or not).
+    /// Each action's verdict, in manifest order (every action, candidates or not); the user layer's own actions
+    /// come first.
     public var actions: [ActionTrace] = []
+    /// What the user layer decided for this link (nil without a layer): which of its entries disabled, hid or
+    /// preferred which openings.
+    public var userLayer: [LayerDecision]? = nil
 
     /// Creates an empty trace.
     public init() {}
@@ -26,10 +30,14 @@ public struct RedirectTrace: Sendable, Equatable, Codable {
         case timedOut = "timed out"
         /// An earlier rule decided, so it was not tried.
         case notTried = "not tried"
+        /// The user layer leaves this manifest rule out for this link (``RedirectTrace/reason`` says which entry).
+        case disabled
     }
 
     /// Where the rule is defined.
     public var rule: JSONPointer
+    /// The layer the rule comes from (nil: the manifest).
+    public var layer: RuleLayer? = nil
     /// What it did.
     public var verdict: Verdict
     /// The link it gave, when applied.
@@ -38,8 +46,15 @@ public struct RedirectTrace: Sendable, Equatable, Codable {
     public var reason: String?
 
     /// Creates a verdict.
-    public init(rule: JSONPointer, verdict: Verdict, result: String? = nil, reason: String? = nil) {
+    public init(
+        rule: JSONPointer,
+        verdict: Verdict,
+        result: String? = nil,
+        reason: String? = nil,
+        layer: RuleLayer? = nil
+    ) {
         self.rule = rule
+        self.layer = layer
         self.verdict = verdict
         self.result = result
         self.reason = reason
@@ -64,6 +79,8 @@ public struct ActionTrace: Sendable, Equatable, Codable {
 
     /// Where the action is defined.
     public var rule: JSONPointer
+    /// The layer the action comes from (nil: the manifest).
+    public var layer: RuleLayer? = nil
     /// Its title.
     public var title: String
     /// Its regex.
@@ -98,5 +115,50 @@ public struct ActionTrace: Sendable, Equatable, Codable {
         self.matchRange = matchRange
         self.groups = groups
         self.openings = openings
+    }
+}
+
+/// One decision of the user layer for a link: which of its entries did what to which openings.
+public struct LayerDecision: Sendable, Equatable, Codable {
+    /// What the entry did.
+    public enum Effect: String, Sendable, Codable {
+        /// A `disable` entry left manifest rules out (at load for the top-level list: ``LayerDecision/rules`` are
+        /// the rules it removed; for a `when` entry, the openings it removed from this link).
+        case disabled
+        /// A `sites` entry left the link to the manifest's browsers: its actions' openings were removed and its
+        /// redirect rules not tried.
+        case site
+        /// A `when` entry's `browserOnly` removed every action opening.
+        case browserOnly = "browser only"
+        /// A `hide` entry removed an app's openings.
+        case hidden
+        /// A `prefer` entry marked an app's openings preferred.
+        case preferred
+    }
+
+    /// The layer entry that decided (`/disable/0`, `/when/1/browserOnly`, `/prefer/0`).
+    public var entry: JSONPointer
+    /// What it did.
+    public var effect: Effect
+    /// What it names: `app "twitter"`, a host pattern, a source app.
+    public var target: String
+    /// The manifest rules of the openings it removed or marked (for a load-time `disable`, the rules it left out).
+    public var rules: [JSONPointer]
+    /// The layer's own rules of the openings it removed or marked (pointers into the layer file), when there are.
+    public var layerRules: [JSONPointer]?
+
+    /// Creates a decision.
+    public init(
+        entry: JSONPointer,
+        effect: Effect,
+        target: String,
+        rules: [JSONPointer],
+        layerRules: [JSONPointer]? = nil
+    ) {
+        self.entry = entry
+        self.effect = effect
+        self.target = target
+        self.rules = rules
+        self.layerRules = layerRules
     }
 }

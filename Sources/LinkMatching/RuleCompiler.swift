@@ -6,11 +6,14 @@ struct RuleCompiler {
     let loaded: LoadedManifest
     /// Parses scripts (nil: scripts are kept unchecked).
     let scriptChecker: (any ScriptChecking)?
+    /// The layer the rules belong to (nil: the manifest).
+    let layer: RuleLayer?
     private(set) var diagnostics: [Diagnostic] = []
 
-    init(loaded: LoadedManifest, scriptChecker: (any ScriptChecking)?) {
+    init(loaded: LoadedManifest, scriptChecker: (any ScriptChecking)?, layer: RuleLayer? = nil) {
         self.loaded = loaded
         self.scriptChecker = scriptChecker
+        self.layer = layer
     }
 
     mutating func report(_ severity: Diagnostic.Severity, _ code: String, _ message: String, at pointer: JSONPointer) {
@@ -108,11 +111,12 @@ struct RuleCompiler {
                     app: app,
                     output: output,
                     groupCount: regex.groupCount,
-                    matchesHeaders: action.headers
+                    matchesHeaders: action.headers,
+                    layer: layer
                 )
             )
         }
-        return CompiledAction(action: action, regex: regex, formats: formats)
+        return CompiledAction(action: action, regex: regex, formats: formats, layer: layer)
     }
 
     mutating func compile(_ browser: Browser) -> CompiledBrowser? {
@@ -145,6 +149,6 @@ struct RuleCompiler {
         {
             return nil
         }
-        return CompiledRedirect(rule: rule, regex: regex)
+        return CompiledRedirect(rule: rule, regex: regex, layer: layer)
     }
 }

@@ -15,7 +15,7 @@ extension RuleSet {
     public func resolve(_ link: Link, options: MatchOptions = MatchOptions(), trace: Bool = false) -> Resolution {
         var budget = ResolutionBudget(timeLimit: options.budget.perResolution, limits: options.budget)
         var recorded: ResolutionTrace? = trace ? ResolutionTrace() : nil
-        let unwrapped = unwrap(link, budget: &budget, trace: &recorded)
+        let unwrapped = unwrap(link, sourceApp: options.sourceApp, budget: &budget, trace: &recorded)
         let matched = match(unwrapped.link, options: options, budget: &budget, trace: &recorded)
         return Resolution(
             input: link.text,
@@ -40,6 +40,8 @@ extension RuleSet {
         package var openings: [Opening]
         /// Rules whose regex ran out of time.
         package var timedOut: [JSONPointer]
+        /// Whether the user layer removed an action opening (the link is decided: it is not unwrapped over HTTP).
+        package var layerRemovedActions = false
     }
 
     /// The one function that builds openings: the literal prefilter picks candidate actions and previews, each
@@ -177,7 +179,11 @@ extension RuleSet {
         if let actionTraces {
             trace?.actions = actions.indices.map { actionTraces[$0] ?? traceEntry($0, .notCandidate) }
         }
-        return Match(openings: result, timedOut: timedOut)
+        var removedActions = false
+        if let userLayer {
+            removedActions = userLayer.apply(to: &result, host: link.host, sourceApp: options.sourceApp, trace: &trace)
+        }
+        return Match(openings: result, timedOut: timedOut, layerRemovedActions: removedActions)
     }
 
     /// Every browser that opens the link: trivial patterns (`.+`, `(https?.*)`, …) matched once each without a regex
@@ -284,7 +290,8 @@ extension RuleSet {
                 app: format.appInfo,
                 title: compiled.action.title,
                 rule: format.rule,
-                script: format.script
+                script: format.script,
+                layer: format.layer
             ) { render(format, $0) }
         }
     }
@@ -300,6 +307,7 @@ extension RuleSet {
         rule: JSONPointer,
         script: RuleScript?,
         canSave: Bool? = nil,
+        layer: RuleLayer? = nil,
         render: (String) -> String
     ) {
         switch output {
@@ -315,7 +323,8 @@ extension RuleSet {
                     needsScript: false,
                     error: problem.map(OpeningError.unsafeOutput),
                     script: nil,
-                    canSave: canSave
+                    canSave: canSave,
+                    layer: layer
                 )
             )
         case .script:
@@ -329,7 +338,8 @@ extension RuleSet {
                     needsScript: true,
                     error: nil,
                     script: script,
-                    canSave: canSave
+                    canSave: canSave,
+                    layer: layer
                 )
             )
         }
@@ -343,7 +353,7 @@ extension RuleSet {
         openings: [JSONPointer] = []
     ) -> ActionTrace {
         let action = actions[index].action
-        return ActionTrace(
+        var entry = ActionTrace(
             rule: action.pointer,
             title: action.title,
             regex: action.regex,
@@ -353,6 +363,8 @@ extension RuleSet {
             groups: groups?.texts,
             openings: openings
         )
+        entry.layer = actions[index].layer
+        return entry
     }
 
     /// Whether some `headers` action could match this link once headers are appended: its regex's part before the

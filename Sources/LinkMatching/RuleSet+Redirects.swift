@@ -17,7 +17,7 @@ extension RuleSet {
     public func unwrap(_ link: Link, budget: MatchBudget = MatchBudget()) -> (link: Link, steps: [UnwrapStep]) {
         var resolutionBudget = ResolutionBudget(timeLimit: budget.perResolution, limits: budget)
         var trace: ResolutionTrace?
-        let unwrapped = unwrap(link, budget: &resolutionBudget, trace: &trace)
+        let unwrapped = unwrap(link, sourceApp: nil, budget: &resolutionBudget, trace: &trace)
         return (unwrapped.link, unwrapped.steps)
     }
 
@@ -31,8 +31,15 @@ extension RuleSet {
         package var timedOut: [JSONPointer]
     }
 
-    /// The redirect-rule stage of a resolution, under its budget; with a trace, each rule's verdict is recorded.
-    package func unwrap(_ link: Link, budget: inout ResolutionBudget, trace: inout ResolutionTrace?) -> Unwrapped {
+    /// The redirect-rule stage of a resolution, under its budget; with a trace, each rule's verdict is recorded. The
+    /// user layer's rules come first; the manifest rules it leaves out for this link (a site, a `when` entry for
+    /// links from `sourceApp`) are not tried.
+    package func unwrap(
+        _ link: Link,
+        sourceApp: String?,
+        budget: inout ResolutionBudget,
+        trace: inout ResolutionTrace?
+    ) -> Unwrapped {
         let stage = budget.startRegexStage()
         defer { budget.finish(stage) }
         let current = link.text
@@ -45,7 +52,17 @@ extension RuleSet {
         for (index, compiled) in redirects.enumerated() {
             let pointer = compiled.rule.pointer
             guard decided == nil else {
-                if trace != nil { verdicts.append(RedirectTrace(rule: pointer, verdict: .notTried)) }
+                if trace != nil {
+                    verdicts.append(RedirectTrace(rule: pointer, verdict: .notTried, layer: compiled.layer))
+                }
+                continue
+            }
+            if compiled.layer == nil,
+                let entry = userLayer?.skipping(redirect: pointer, host: link.host, sourceApp: sourceApp)
+            {
+                verdicts.append(
+                    RedirectTrace(rule: pointer, verdict: .disabled, reason: "left out by the user layer's \(entry)")
+                )
                 continue
             }
             guard candidates[index] else {
@@ -57,11 +74,11 @@ extension RuleSet {
             let deadline = stage.deadlineOfRegex()
             guard case .matches(let atStart) = compiled.regex.firstMatchAtStart(of: current, deadline: deadline) else {
                 timedOut.append(pointer)
-                verdicts.append(RedirectTrace(rule: pointer, verdict: .timedOut))
+                verdicts.append(RedirectTrace(rule: pointer, verdict: .timedOut, layer: compiled.layer))
                 continue
             }
             guard !atStart.isEmpty else {
-                verdicts.append(RedirectTrace(rule: pointer, verdict: .noMatch))
+                verdicts.append(RedirectTrace(rule: pointer, verdict: .noMatch, layer: compiled.layer))
                 continue
             }
             let next: Result<String?, Refusal>
@@ -75,7 +92,7 @@ extension RuleSet {
                 // The replacement covers every match in the link, as `stringByReplacingMatches` does.
                 guard case .matches(let all) = compiled.regex.matches(in: current, deadline: deadline) else {
                     timedOut.append(pointer)
-                    verdicts.append(RedirectTrace(rule: pointer, verdict: .timedOut))
+                    verdicts.append(RedirectTrace(rule: pointer, verdict: .timedOut, layer: compiled.layer))
                     continue
                 }
                 let replaced = compiled.regex.render(template, matches: all, in: current)
@@ -90,12 +107,17 @@ extension RuleSet {
                     rule: compiled.rule.pattern,
                     location: pointer,
                     from: current,
-                    to: nextLink.text
+                    to: nextLink.text,
+                    layer: compiled.layer
                 )
                 decided = (nextLink, step)
-                verdicts.append(RedirectTrace(rule: pointer, verdict: .applied, result: nextLink.text))
+                verdicts.append(
+                    RedirectTrace(rule: pointer, verdict: .applied, result: nextLink.text, layer: compiled.layer)
+                )
             case .failure(let refusal):
-                verdicts.append(RedirectTrace(rule: pointer, verdict: .refused, reason: refusal.reason))
+                verdicts.append(
+                    RedirectTrace(rule: pointer, verdict: .refused, reason: refusal.reason, layer: compiled.layer)
+                )
                 // A result that was there but unusable is worth a step: the link stays, and the step says why.
                 if refusal.isWorthAStep {
                     refusedSteps.append(
@@ -105,7 +127,8 @@ extension RuleSet {
                             location: pointer,
                             from: current,
                             to: nil,
-                            refused: refusal.reason
+                            refused: refusal.reason,
+                            layer: compiled.layer
                         )
                     )
                 }

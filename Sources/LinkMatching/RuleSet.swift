@@ -32,8 +32,21 @@ public struct RuleSet: Sendable {
     public let scripts: [RuleScript]
     let previewFilter: Prefilter
 
+    /// What the literal prefilter indexes of each action and preview (parallel to `actions` and `previews`), kept so
+    /// that a user layer can be combined with these rules without compiling them again.
+    package let indexedActionLiterals: [[String]?]
+    package let indexedPreviewLiterals: [[String]?]
+    /// The user's own layer applied over the manifest, when there is one (see ``applying(_:scriptChecker:)``).
+    public let userLayer: AppliedUserLayer?
+
     /// Compiles a loaded manifest; `scriptChecker` parses its scripts (nil: they are kept unchecked).
     public init(_ loaded: LoadedManifest, scriptChecker: (any ScriptChecking)?) {
+        self.init(loaded, scriptChecker: scriptChecker, layer: nil)
+    }
+
+    /// Compiles a loaded manifest whose rules belong to `layer` (nil: the manifest's; every opening, action trace and
+    /// redirect step of the rules carries the layer).
+    package init(_ loaded: LoadedManifest, scriptChecker: (any ScriptChecking)?, layer: RuleLayer?) {
         let manifest = loaded.manifest
         let appsById = Dictionary(manifest.apps.map { ($0.identifier, $0) }, uniquingKeysWith: { first, _ in first })
         // Every rule's regex compilation, template and script checks and literal analysis are independent: all
@@ -42,7 +55,7 @@ public struct RuleSet: Sendable {
             manifest.actions.map(CompileJob.action) + manifest.previews.map(CompileJob.preview)
             + manifest.browsers.map(CompileJob.browser) + manifest.redirects.map(CompileJob.redirect)
         let results = jobs.concurrentMap { job in
-            var compiler = RuleCompiler(loaded: loaded, scriptChecker: scriptChecker)
+            var compiler = RuleCompiler(loaded: loaded, scriptChecker: scriptChecker, layer: layer)
             let compiled: CompileOutcome
             switch job {
             case .action(let action):
@@ -69,7 +82,35 @@ public struct RuleSet: Sendable {
             default: break
             }
         }
-        let compileDiagnostics = results.flatMap(\.1)
+        // File order: a maintainer reads them top to bottom next to the file.
+        let diagnostics = (loaded.diagnostics + results.flatMap(\.1)).enumerated().sorted { lhs, rhs in
+            let left = lhs.element.position?.offset ?? Int.max
+            let right = rhs.element.position?.offset ?? Int.max
+            return left == right ? lhs.offset < rhs.offset : left < right
+        }.map(\.element)
+        self.init(
+            manifest: manifest,
+            file: loaded.file,
+            diagnostics: diagnostics,
+            actions: actionResults,
+            previews: previewResults,
+            browsers: compiledBrowsers,
+            redirects: redirects,
+            userLayer: nil
+        )
+    }
+
+    /// Assembles compiled rules into the matcher's structures (the prefilters, the trivial browser patterns).
+    package init(
+        manifest: Manifest,
+        file: String?,
+        diagnostics: [Diagnostic],
+        actions actionResults: [(CompiledAction, [String]?)],
+        previews previewResults: [(CompiledPreview, [String]?)],
+        browsers compiledBrowsers: [CompiledBrowser],
+        redirects: [CompiledRedirect],
+        userLayer: AppliedUserLayer?
+    ) {
         let actions = actionResults.map(\.0)
         let previews = previewResults.map(\.0)
         var trivialPatterns: [TrivialPattern] = []
@@ -97,20 +138,18 @@ public struct RuleSet: Sendable {
             + previews.compactMap(\.script)
         self.redirects = redirects
         redirectFilter = Prefilter(patterns: redirects.map(\.rule.pattern))
-        actionFilter = Prefilter(literals: actionResults.map(\.1))
+        indexedActionLiterals = actionResults.map(\.1)
+        indexedPreviewLiterals = previewResults.map(\.1)
+        actionFilter = Prefilter(literals: indexedActionLiterals)
         headerActions = actions.indices.filter { actions[$0].action.headers }
         headerURLPatterns = headerActions.map { Self.urlPart(ofHeadersPattern: actions[$0].action.regex) }
-        previewFilter = Prefilter(literals: previewResults.map(\.1))
+        previewFilter = Prefilter(literals: indexedPreviewLiterals)
         self.actions = actions
         self.previews = previews
         self.manifest = manifest
-        self.file = loaded.file
-        // File order: a maintainer reads them top to bottom next to the file.
-        diagnostics = (loaded.diagnostics + compileDiagnostics).enumerated().sorted { lhs, rhs in
-            let left = lhs.element.position?.offset ?? Int.max
-            let right = rhs.element.position?.offset ?? Int.max
-            return left == right ? lhs.offset < rhs.offset : left < right
-        }.map(\.element)
+        self.file = file
+        self.diagnostics = diagnostics
+        self.userLayer = userLayer
     }
 
     /// Loads and compiles a manifest file.
@@ -182,13 +221,16 @@ package final class CompiledAction: Sendable {
     package let action: Action
     package let regex: CompiledRegex
     package let formats: [CompiledFormat]
+    /// The layer the action comes from (nil: the manifest).
+    package let layer: RuleLayer?
     /// Whether every format is a script or a template split into parts, so an ASCII link's openings can be rendered
     /// from match offsets alone (ICU's C API on Linux) without Foundation's template engine.
     package let rendersFromOffsets: Bool
     /// Whether any format is left (read in the hot loop without touching the formats array).
     package let hasFormats: Bool
 
-    init(action: Action, regex: CompiledRegex, formats: [CompiledFormat]) {
+    init(action: Action, regex: CompiledRegex, formats: [CompiledFormat], layer: RuleLayer?) {
+        self.layer = layer
         self.action = action
         self.regex = regex
         self.formats = formats
@@ -214,11 +256,14 @@ package final class CompiledFormat: Sendable {
     package let scheme: String
     /// The app's platform limit.
     package let platform: Platform?
+    /// The layer the format comes from (nil: the manifest); its openings carry it.
+    package let layer: RuleLayer?
 
     /// The template split into text and groups, so ASCII links render without ICU (nil: render with ICU).
     let templateParts: TemplateParts?
 
-    init(format: Format, app: App, output: Output, groupCount: Int, matchesHeaders: Bool) {
+    init(format: Format, app: App, output: Output, groupCount: Int, matchesHeaders: Bool, layer: RuleLayer?) {
+        self.layer = layer
         self.format = format
         self.app = app
         self.output = output
@@ -326,9 +371,12 @@ package final class CompiledPreview: Sendable {
 package final class CompiledRedirect: Sendable {
     package let rule: RedirectRule
     package let regex: CompiledRegex
+    /// The layer the rule comes from (nil: the manifest).
+    package let layer: RuleLayer?
 
-    init(rule: RedirectRule, regex: CompiledRegex) {
+    init(rule: RedirectRule, regex: CompiledRegex, layer: RuleLayer?) {
         self.rule = rule
         self.regex = regex
+        self.layer = layer
     }
 }

@@ -121,8 +121,11 @@ public final class Resolver: Sendable {
         var headers: HTTPFields?
         var openings: [Opening]
         var timedOut: [JSONPointer]
+        /// Whether the user layer removed action openings (a site left alone, links from an app kept to browsers).
+        var layerDecided = false
 
-        var hasAction: Bool { openings.contains { $0.kind == .action } }
+        /// Whether the link is decided: an action opens it, or the user layer said no action may.
+        var hasAction: Bool { layerDecided || openings.contains { $0.kind == .action } }
     }
 
     /// Redirect rules, then the matcher with `headers` (given, or from the link's own HTTP answer).
@@ -133,7 +136,7 @@ public final class Resolver: Sendable {
         budget: inout ResolutionBudget,
         trace: inout ResolutionTrace?
     ) -> Stage {
-        let unwrapped = rules.unwrap(link, budget: &budget, trace: &trace)
+        let unwrapped = rules.unwrap(link, sourceApp: request.match.sourceApp, budget: &budget, trace: &trace)
         let matched = rules.match(
             unwrapped.link,
             options: request.matchOptions(headers: headers),
@@ -145,7 +148,8 @@ public final class Resolver: Sendable {
             steps: unwrapped.steps,
             headers: headers,
             openings: matched.openings,
-            timedOut: unwrapped.timedOut + matched.timedOut
+            timedOut: unwrapped.timedOut + matched.timedOut,
+            layerDecided: matched.layerRemovedActions
         )
     }
 

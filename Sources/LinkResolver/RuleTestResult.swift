@@ -83,6 +83,8 @@ public struct RuleTestReport: Sendable, Equatable, Codable {
     public var skipped: Int
     /// Every case in manifest order.
     public var results: [RuleTestResult]
+    /// The user layer's own tests, when the rules have a layer (not counted in the totals above).
+    public var userLayer: UserLayerTestReport? = nil
 
     /// Totals the results.
     public init(results: [RuleTestResult]) {
@@ -92,8 +94,35 @@ public struct RuleTestReport: Sendable, Equatable, Codable {
         skipped = results.count { $0.status == .skipped }
     }
 
+    /// Whether some case failed, the user layer's included.
+    public var hasFailures: Bool { failed > 0 || (userLayer?.failed ?? 0) > 0 }
+
     /// Counts per kind and status, for summaries.
     public func count(_ kind: RuleTestResult.Kind, _ status: RuleTestResult.Status) -> Int {
         results.count { $0.kind == kind && $0.status == status }
+    }
+}
+
+/// The user layer's own tests (its actions' and redirect rules' cases), reported beside the manifest's: locations are
+/// pointers into the layer file.
+public struct UserLayerTestReport: Sendable, Equatable, Codable {
+    /// The layer file, when known.
+    public var file: String?
+    /// Cases that passed.
+    public var passed: Int
+    /// Cases that failed.
+    public var failed: Int
+    /// Cases that were not run, each with a reason.
+    public var skipped: Int
+    /// Every case in the layer's order.
+    public var results: [RuleTestResult]
+
+    /// The layer's report from its run.
+    public init(file: String?, _ report: RuleTestReport) {
+        self.file = file
+        passed = report.passed
+        failed = report.failed
+        skipped = report.skipped
+        results = report.results
     }
 }

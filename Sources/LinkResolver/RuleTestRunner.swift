@@ -15,8 +15,9 @@ public struct RuleTestRunner: Sendable {
     /// Each case's time, as one resolution's (scripts included).
     public var timeLimit: Duration
 
-    /// The compiled rules under test.
-    public var rules: RuleSet { resolver.rules }
+    /// The compiled rules under test: the manifest's as loaded, without a user layer over them (the layer's own
+    /// tests run on ``AppliedUserLayer/rules``; see ``runWithUserLayer()``).
+    public var rules: RuleSet { resolver.rules.withoutUserLayer }
 
     /// Creates a runner for `resolver`'s rules with the cases embedded in `cases` (default: the rules' own).
     ///
@@ -36,6 +37,17 @@ public struct RuleTestRunner: Sendable {
     public init(rules: RuleSet, cases: Manifest? = nil, engine: ScriptEngine? = nil, timeLimit: Duration = .seconds(15))
     {
         self.init(resolver: Resolver(rules: rules, engine: engine, fetcher: nil), cases: cases, timeLimit: timeLimit)
+    }
+
+    /// Runs the manifest's cases and then, when the resolver's rules have a user layer, the layer's own cases
+    /// (``RuleTestReport/userLayer``), with the resolver's engine.
+    public func runWithUserLayer(progress: ((RuleTestResult, Int, Int) -> Void)? = nil) async -> RuleTestReport {
+        var report = await run(progress: progress)
+        if let layer = resolver.rules.userLayer {
+            let layerRunner = RuleTestRunner(rules: layer.rules, engine: resolver.engine, timeLimit: timeLimit)
+            report.userLayer = UserLayerTestReport(file: layer.file, await layerRunner.run())
+        }
+        return report
     }
 
     /// Runs every case, in manifest order: actions, then browsers, then redirects; `progress` hears each result

@@ -6,7 +6,9 @@ extension ManifestDecoder {
     ]
     static let previewKeys: Set<String> = ["regex", "format", "script2", "script", "canSave"]
 
-    func decodeAction(_ object: JSONNode, at pointer: JSONPointer, appIds: Set<String>) -> Action? {
+    /// One action; `appIds` are the apps its formats may name (nil: any, checked when the rules are combined, as for
+    /// a user layer's actions, which name the apps of whatever manifest they are applied over).
+    func decodeAction(_ object: JSONNode, at pointer: JSONPointer, appIds: Set<String>?) -> Action? {
         let title = string(object, ["title"], at: pointer)
         let regex = decodeRegex(object, at: pointer)
         let headers = bool(object, ["headers", "includeHeaders"], at: pointer)
@@ -35,8 +37,12 @@ extension ManifestDecoder {
         )
     }
 
-    func decodeFormat(_ object: JSONNode, at pointer: JSONPointer, appIds: Set<String>, testInputCount: Int) -> Format?
-    {
+    func decodeFormat(
+        _ object: JSONNode,
+        at pointer: JSONPointer,
+        appIds: Set<String>?,
+        testInputCount: Int
+    ) -> Format? {
         var inlineApp: App?
         var appId = string(object, ["appId", "appIdentifier"], at: pointer)
         if let appNode = object["app"] {
@@ -75,7 +81,7 @@ extension ManifestDecoder {
             }
             return nil
         }
-        if inlineApp == nil && !appIds.contains(appId) {
+        if inlineApp == nil, let appIds, !appIds.contains(appId) {
             report(
                 .error,
                 "E_UNKNOWN_APP",

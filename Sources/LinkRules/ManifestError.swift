@@ -8,6 +8,8 @@ public struct ManifestError: Error, Sendable, Equatable, CustomStringConvertible
         case depth = "E_JSON_DEPTH"
         case tooLarge = "E_TOO_LARGE"
         case notAManifest = "E_NOT_MANIFEST"
+        case notAUserLayer = "E_NOT_USER_LAYER"
+        case unsupportedVersion = "E_VERSION"
     }
 
     /// What kind of failure.

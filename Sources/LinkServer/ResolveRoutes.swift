@@ -64,7 +64,8 @@ struct ResolveRoutes {
     }
 
     /// Everything of a request that its resolution document is made from, besides the rules: the input as given
-    /// (the document repeats it), the installed apps and the platform in their canonical forms, whether a trace is
+    /// (the document repeats it), the installed apps and the platform in their canonical forms, the source app (the
+    /// user layer's `when` entries match it), whether a trace is
     /// made, and whether the server may fetch (offline, a script that needs the network reports it; online, it is
     /// not reproducible).
     func cacheKey(_ request: ResolveRequest, input: String) -> [String] {
@@ -73,6 +74,7 @@ struct ResolveRoutes {
             request.installed.map { "only:" + $0.schemes.sorted().joined(separator: ",") } ?? "all",
             request.platform?.rawValue ?? "any",
             request.trace ? "trace" : "no trace",
+            request.sourceApp.map { "source:" + $0 } ?? "no source",
             configuration.networkEnabled ? "online" : "offline",
         ]
     }
@@ -89,7 +91,8 @@ struct ResolveRoutes {
         }
         let resolveRequest = try resolveRequest(
             installed: batch.installed.map(InstalledApps.init),
-            platform: batch.platform
+            platform: batch.platform,
+            sourceApp: batch.source
         )
         var results: [BatchResult] = []
         let resolver = store.current.resolver
@@ -101,27 +104,44 @@ struct ResolveRoutes {
         return BatchResponse(results: results)
     }
 
-    /// The query's `installed` and `platform` as a resolve request.
+    /// The query's `installed`, `platform` and `source` (the app the link came from) as a resolve request.
     func resolveRequest(query: FlatDictionary<Substring, Substring>) throws -> ResolveRequest {
         try resolveRequest(
             installed: query["installed"].map { InstalledApps(list: String($0)) },
-            platform: query["platform"].map(String.init)
+            platform: query["platform"].map(String.init),
+            sourceApp: query["source"].map(String.init)
         )
     }
 
-    /// A resolve request with the server's budget and link limit; an unknown platform is `400 E_PLATFORM`.
-    func resolveRequest(installed: InstalledApps?, platform: String?) throws -> ResolveRequest {
+    /// A resolve request with the server's budget and link limit; an unknown platform is `400 E_PLATFORM`, a
+    /// source that is not a bundle identifier `400 E_SOURCE_APP`.
+    func resolveRequest(
+        installed: InstalledApps?,
+        platform: String?,
+        sourceApp: String? = nil
+    ) throws
+        -> ResolveRequest
+    {
+        if let sourceApp, sourceApp.isEmpty || sourceApp.utf8.count > 255 || sourceApp.contains(where: \.isWhitespace) {
+            throw APIError(
+                .badRequest,
+                "E_SOURCE_APP",
+                "source= takes the bundle identifier of the app the link came from, such as com.tinyspeck.chatlyio"
+            )
+        }
         let parsedPlatform: Platform?
         do {
             parsedPlatform = try platform.map { text throws(PlatformError) in try Platform(parsing: text) }
         } catch {
             throw APIError(.badRequest, "E_PLATFORM", error.description)
         }
-        return ResolveRequest(
+        var request = ResolveRequest(
             match: MatchOptions(installed: installed, platform: parsedPlatform),
             timeLimit: configuration.scriptBudget,
             maximumLinkLength: configuration.maximumLinkLength
         )
+        request.sourceApp = sourceApp
+        return request
     }
 }
 
@@ -130,6 +150,8 @@ struct BatchRequest: Decodable {
     var urls: [String]
     var installed: [String]?
     var platform: String?
+    /// The app the links came from (a bundle identifier), for the user layer's `when` entries.
+    var source: String?
 }
 
 /// The answer to `POST /v1/resolve`: one result per link, in order.

@@ -15,19 +15,23 @@ public final class RuleSetStore: Sendable {
         public let number: Int
         /// The resolver over these rules.
         public let resolver: Resolver
-        /// The manifest's own tests with their scripts, run by the resolver's engine once, when first asked for.
+        /// The manifest's own tests with their scripts (and the user layer's, under `userLayer`), run by the
+        /// resolver's engine once, when first asked for.
         public let tests: RuleTestRun
         /// When the rules were accepted.
         public let loadedAt: Date
-        /// What identifies these rules in any process: ``RuleSetStore/identity(of:)``. The HTTP API's entity tags
-        /// are made from it, so that replicas serving the same manifest agree on them, and a reload that changes
-        /// the manifest changes them.
+        /// What identifies these rules in any process: the manifest's ``RuleSetStore/identity(of:)``, combined with
+        /// the user layer's bytes when one is applied. The HTTP API's entity tags are made from it, so that replicas
+        /// serving the same manifest and layer agree on them, and a reload that changes either changes them.
         public let identity: String
+        /// The manifest's own identity (``RuleSetStore/identity(of:)``), kept when only the user layer changes.
+        let manifestIdentity: String
 
-        init(number: Int, resolver: Resolver, identity: String, testTimeLimit: Duration) {
+        init(number: Int, resolver: Resolver, manifestIdentity: String, testTimeLimit: Duration) {
             self.number = number
             self.resolver = resolver
-            self.identity = identity
+            self.manifestIdentity = manifestIdentity
+            identity = RuleSetStore.identity(manifest: manifestIdentity, userLayer: resolver.rules.userLayer?.loaded)
             tests = RuleTestRun(RuleTestRunner(resolver: resolver, timeLimit: testTimeLimit))
             loadedAt = Date()
         }
@@ -40,28 +44,32 @@ public final class RuleSetStore: Sendable {
         var current: Generation
         var lastRejection: String?
         var fileSignature: FileSignature?
+        var userLayerSignature: FileSignature?
     }
 
     private let state: Mutex<State>
     /// The time each test case of ``Generation/tests`` may take, its script included.
     let testTimeLimit: Duration
 
-    /// Starts with a rule set that has already been accepted, identified by `identity` (``identity(of:)``); each
-    /// of its tests with a script may run for `testTimeLimit` (a resolution's time limit).
+    /// Starts with a rule set that has already been accepted, its manifest identified by `identity`
+    /// (``identity(of:)``); each of its tests with a script may run for `testTimeLimit` (a resolution's time limit).
     public init(
         _ resolver: Resolver,
         identity: String,
         fileSignature: FileSignature? = nil,
+        userLayerSignature: FileSignature? = nil,
         testTimeLimit: Duration = .seconds(15)
     ) {
         self.testTimeLimit = testTimeLimit
-        let first = Generation(
-            number: 1,
-            resolver: resolver,
-            identity: identity,
-            testTimeLimit: testTimeLimit
+        let first = Generation(number: 1, resolver: resolver, manifestIdentity: identity, testTimeLimit: testTimeLimit)
+        state = Mutex(
+            State(
+                current: first,
+                lastRejection: nil,
+                fileSignature: fileSignature,
+                userLayerSignature: userLayerSignature
+            )
         )
-        state = Mutex(State(current: first, lastRejection: nil, fileSignature: fileSignature))
     }
 
     /// The current generation.
@@ -79,21 +87,35 @@ public final class RuleSetStore: Sendable {
     /// The signature of the file the current rules came from.
     public var fileSignature: FileSignature? { state.withLock { $0.fileSignature } }
 
-    /// Installs a new rule set, identified by `identity` (``identity(of:)``), as the next generation.
-    public func replace(
-        with resolver: Resolver,
-        identity: String,
-        fileSignature: FileSignature?
-    ) {
+    /// The signature of the user layer file the current rules have over them.
+    public var userLayerSignature: FileSignature? { state.withLock { $0.userLayerSignature } }
+
+    /// Installs a new rule set, its manifest identified by `identity` (``identity(of:)``), as the next generation.
+    public func replace(with resolver: Resolver, identity: String, fileSignature: FileSignature?) {
         state.withLock {
             $0.current = Generation(
                 number: $0.current.number + 1,
                 resolver: resolver,
-                identity: identity,
+                manifestIdentity: identity,
                 testTimeLimit: testTimeLimit
             )
             $0.lastRejection = nil
             $0.fileSignature = fileSignature
+        }
+    }
+
+    /// Installs rules with a new user layer over the same manifest as the next generation (the manifest's identity
+    /// and file signature stay).
+    public func replace(with resolver: Resolver, userLayerSignature: FileSignature?) {
+        state.withLock {
+            $0.current = Generation(
+                number: $0.current.number + 1,
+                resolver: resolver,
+                manifestIdentity: $0.current.manifestIdentity,
+                testTimeLimit: testTimeLimit
+            )
+            $0.lastRejection = nil
+            $0.userLayerSignature = userLayerSignature
         }
     }
 
@@ -104,6 +126,23 @@ public final class RuleSetStore: Sendable {
         hash.update(data: Array((loaded.rules.file ?? "").utf8) + [0])
         hash.update(data: loaded.source)
         return EntityTag.hexadecimal(hash.finalize())
+    }
+
+    /// The manifest's identity alone, or with a user layer's name and bytes hashed in.
+    static func identity(manifest: String, userLayer: LoadedUserLayer?) -> String {
+        guard let userLayer else { return manifest }
+        var hash = SHA256()
+        hash.update(data: Array(manifest.utf8) + [0] + Array((userLayer.file ?? "").utf8) + [0])
+        hash.update(data: userLayer.source)
+        return EntityTag.hexadecimal(hash.finalize())
+    }
+
+    /// Records a refused user layer; the current rules (and their layer) stay.
+    public func recordUserLayerRejection(_ reason: String, signature: FileSignature?) {
+        state.withLock {
+            $0.lastRejection = reason
+            if let signature { $0.userLayerSignature = signature }
+        }
     }
 
     /// Records a refused reload; the current rules stay.
@@ -130,7 +169,7 @@ public final class RuleTestRun: Sendable {
         let runner = runner
         let run = task.withLock { task in
             if let task { return task }
-            let started = Task { await runner.run() }
+            let started = Task { await runner.runWithUserLayer() }
             task = started
             return started
         }

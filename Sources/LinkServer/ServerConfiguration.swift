@@ -11,6 +11,9 @@ public struct ServerConfiguration: Sendable {
     public var port: Int
     /// Where the rules come from.
     public var manifest: ManifestSource
+    /// The user's own layer over the rules (a file, reloaded on change like the manifest and kept over manifest
+    /// updates; a broken one is refused and the previous one keeps serving), nil for none.
+    public var userLayer: String? = nil
     /// How often a file manifest is checked for changes, and a URL manifest is fetched again.
     public var reloadInterval: Duration
     /// The longest link accepted (longer: 414).

@@ -53,13 +53,19 @@ public struct SwitchyardServer: Sendable {
         }
         loader = RuleSetLoader(policy: .serving, downloader: downloader)
         let loaded = try await loader.load(configuration.manifest)
+        var rules = loaded.rules
+        // There is no previous layer to keep serving at start: a layer that is refused stops the server.
+        if let path = configuration.userLayer {
+            rules = try loader.apply(userLayer: path, over: rules)
+        }
         metrics = ServerMetrics()
         network = ServerNetwork(fetcher: fetcher, maximumScriptRequests: configuration.maximumScriptRequests)
         catalog = (try? AppCatalog.bundled()) ?? AppCatalog()
         store = RuleSetStore(
-            network.resolver(for: loaded.rules),
+            network.resolver(for: rules),
             identity: RuleSetStore.identity(of: loaded),
             fileSignature: Self.signature(of: configuration.manifest),
+            userLayerSignature: configuration.userLayer.flatMap(FileSignature.of),
             testTimeLimit: configuration.scriptBudget
         )
         metrics.recordGeneration(store.generation)
@@ -67,6 +73,7 @@ public struct SwitchyardServer: Sendable {
             "rules loaded",
             metadata: ["source": "\(configuration.manifest)", "actions": "\(loaded.rules.manifest.actions.count)"]
         )
+        logUserLayer(rules.userLayer)
     }
 
     /// The Hummingbird application: the routes, the connection limits, and the rule reloader as a service.
@@ -118,15 +125,29 @@ public struct SwitchyardServer: Sendable {
         )
     }
 
-    /// Reloads the rules now. A manifest that fails to load or to pass its own deterministic tests is refused and
-    /// the current rules keep serving.
+    /// Reloads the rules now: the manifest, then the user layer file. A manifest that fails to load or to pass its
+    /// own deterministic tests is refused and the current rules keep serving; a user layer with errors is refused
+    /// and the previous layer keeps serving.
     @discardableResult
     public func reload(reason: String) async -> Bool {
+        let manifestAccepted = await reloadManifest(reason: reason)
+        guard configuration.userLayer != nil else { return manifestAccepted }
+        return reloadUserLayer(reason: reason) && manifestAccepted
+    }
+
+    /// Reloads the manifest, keeping the serving user layer over it (the layer survives manifest updates).
+    @discardableResult
+    func reloadManifest(reason: String) async -> Bool {
         let signature = Self.signature(of: configuration.manifest)
         do {
             let loaded = try await loader.load(configuration.manifest)
+            var rules = loaded.rules
+            if let layer = store.rules.userLayer {
+                rules = try loader.apply(layer.loaded, over: rules, source: layer.file ?? "user layer")
+                logUserLayer(rules.userLayer)
+            }
             store.replace(
-                with: network.resolver(for: loaded.rules),
+                with: network.resolver(for: rules),
                 identity: RuleSetStore.identity(of: loaded),
                 fileSignature: signature
             )
@@ -145,13 +166,55 @@ public struct SwitchyardServer: Sendable {
         }
     }
 
-    /// Reloads if the manifest changed: a file whose size or modification time differs from the serving rules', or
-    /// a URL whose conditional GET brings a new copy.
+    /// Reads the user layer file again and applies it over the serving manifest; a layer with errors is refused
+    /// (each located error logged) and the previous one keeps serving.
+    @discardableResult
+    func reloadUserLayer(reason: String) -> Bool {
+        guard let path = configuration.userLayer else { return false }
+        let signature = FileSignature.of(path)
+        do {
+            let rules = try loader.apply(userLayer: path, over: store.rules.withoutUserLayer)
+            store.replace(with: network.resolver(for: rules), userLayerSignature: signature)
+            metrics.recordReload(.accepted)
+            metrics.recordGeneration(store.generation)
+            logger.info("user layer reloaded", metadata: ["reason": "\(reason)", "generation": "\(store.generation)"])
+            logUserLayer(rules.userLayer)
+            return true
+        } catch {
+            store.recordUserLayerRejection(error.description, signature: signature)
+            metrics.recordReload(.rejected)
+            logger.error(
+                "user layer refused; the previous one keeps serving",
+                metadata: [
+                    "reason": "\(reason)", "error": "\(error.description)",
+                    "diagnostics": "\(error.diagnostics.map(\.description).joined(separator: "\n"))",
+                ]
+            )
+            return false
+        }
+    }
+
+    /// Logs the layer's warnings (a reference the manifest no longer has, an unknown key).
+    func logUserLayer(_ layer: AppliedUserLayer?) {
+        for diagnostic in layer?.diagnostics ?? [] {
+            logger.warning("user layer: \(diagnostic.description)")
+        }
+    }
+
+    /// Reloads if the manifest or the user layer changed: a file whose size or modification time differs from the
+    /// serving rules', or a URL whose conditional GET brings a new copy.
     func reloadIfChanged() async {
+        await reloadManifestIfChanged()
+        if let path = configuration.userLayer, FileSignature.of(path) != store.userLayerSignature {
+            reloadUserLayer(reason: "user layer changed")
+        }
+    }
+
+    private func reloadManifestIfChanged() async {
         switch configuration.manifest {
         case .file:
             if Self.signature(of: configuration.manifest) != store.fileSignature {
-                await reload(reason: "file changed")
+                await reloadManifest(reason: "file changed")
             }
         case .url(let url):
             guard let downloader = loader.downloader,
@@ -161,7 +224,7 @@ public struct SwitchyardServer: Sendable {
                 ),
                 download.source == .network
             else { return }
-            await reload(reason: "manifest URL changed")
+            await reloadManifest(reason: "manifest URL changed")
         case .bundled:
             return
         }

@@ -20,6 +20,7 @@ struct ExplainCommand: AsyncParsableCommand {
     @OptionGroup var manifestOptions: ManifestOptions
 
     @OptionGroup var choices: ChoicesOptions
+    @OptionGroup(title: "Your own rules") var userLayerOptions: UserLayerOptions
 
     @Flag(help: "Also list the actions the prefilter ruled out.")
     var all = false
@@ -36,12 +37,14 @@ struct ExplainCommand: AsyncParsableCommand {
     var network: NetworkOptions
 
     func run() async throws {
-        let rules = try await manifestOptions.loadRules(network: network)
+        let rules = try userLayerOptions.apply(over: await manifestOptions.loadRules(network: network))
         let resolver = try network.resolver(for: rules, runsScripts: !noScripts)
         let store = try choices.open()
         var resolution: Resolution
+        var request = network.request(runsScripts: !noScripts, trace: true)
+        request.sourceApp = userLayerOptions.sourceApp
         do {
-            resolution = try await resolver.resolve(url, network.request(runsScripts: !noScripts, trace: true))
+            resolution = try await resolver.resolve(url, request)
         } catch {
             throw CommandFailure(message: "error: \(error.description)")
         }
@@ -63,7 +66,8 @@ enum ExplanationText {
         let trace = resolution.trace ?? ResolutionTrace()
         for redirect in trace.redirects where redirect.verdict != .noMatch && redirect.verdict != .notTried {
             let outcome = redirect.result.map { "→ \($0)" } ?? redirect.reason.map { "(\($0))" } ?? ""
-            lines.append("Redirect rule \(redirect.rule): \(redirect.verdict.rawValue) \(outcome)")
+            let rule = redirect.layer == .user ? "User redirect rule" : "Redirect rule"
+            lines.append("\(rule) \(redirect.rule): \(redirect.verdict.rawValue) \(outcome)")
         }
         for step in resolution.steps where step.kind == .httpRedirect {
             lines.append(step.description)
@@ -71,16 +75,25 @@ enum ExplanationText {
         lines.append("Unwrapped: \(resolution.unwrapped)")
         let candidates = trace.actions.filter { $0.verdict != .notCandidate }
         lines.append("Prefilter: \(candidates.count) of \(trace.actions.count) actions are candidates")
+        // The user layer's pointers are into its own file: an opening is known by its layer and its rule.
         let openingsByRule = Dictionary(
-            resolution.openings.map { ($0.rule, $0) },
+            resolution.openings.map { (OpeningKey(layer: $0.layer, rule: $0.rule), $0) },
             uniquingKeysWith: { first, _ in first }
         )
+        var removedBy: [OpeningKey: LayerDecision] = [:]
+        for decision in trace.userLayer ?? [] where decision.effect != .preferred {
+            let keys =
+                decision.rules.map { OpeningKey(layer: nil, rule: $0) }
+                + (decision.layerRules ?? []).map { OpeningKey(layer: .user, rule: $0) }
+            for key in keys where removedBy[key] == nil { removedBy[key] = decision }
+        }
         for action in trace.actions where action.verdict != .notCandidate || all {
             let literals =
                 action.requiredLiterals.map { $0.prefix(6).joined(separator: " | ") + ($0.count > 6 ? " | …" : "") }
                 ?? "(always confirmed)"
             lines.append("")
-            lines.append("\(action.rule) \(action.title): \(action.verdict.rawValue)")
+            let layer = action.layer == .user ? " (user layer)" : ""
+            lines.append("\(action.rule) \(action.title)\(layer): \(action.verdict.rawValue)")
             lines.append("  regex:    \(action.regex)")
             lines.append("  literals: \(literals)")
             if let range = action.matchRange {
@@ -90,7 +103,15 @@ enum ExplanationText {
                 lines.append("  $\(index):       \(group ?? "(did not take part)")")
             }
             for rule in action.openings {
-                guard let opening = openingsByRule[rule] else { continue }
+                let key = OpeningKey(layer: action.layer, rule: rule)
+                guard let opening = openingsByRule[key] else {
+                    if let decision = removedBy[key] {
+                        lines.append(
+                            "  → \(rule): removed by the user layer's \(decision.entry) (\(decision.effect.rawValue))"
+                        )
+                    }
+                    continue
+                }
                 let url = opening.url ?? opening.error.map { "(no URL: \($0.message))" } ?? "(script not run)"
                 let marker = opening.preferred.map {
                     " (preferred: \($0.by.rawValue) \(OutputSafety.visible($0.reason)))"
@@ -98,9 +119,25 @@ enum ExplanationText {
                 lines.append("  → \(opening.app?.identifier ?? "-"): \(url)\(marker ?? "")")
             }
         }
+        if let decisions = trace.userLayer {
+            lines.append("")
+            lines.append(decisions.isEmpty ? "User layer: nothing to decide for this link" : "User layer:")
+            for decision in decisions {
+                let all =
+                    decision.rules.map(\.description) + (decision.layerRules ?? []).map { "user layer \($0)" }
+                let rules = all.prefix(8).joined(separator: ", ") + (all.count > 8 ? ", …" : "")
+                lines.append("  \(decision.entry) \(decision.effect.rawValue) \(decision.target): \(rules)")
+            }
+        }
         let browsers = resolution.openings.count { $0.kind == .browser }
         lines.append("")
         lines.append("\(resolution.openings.count) openings (\(browsers) browsers).")
         return lines.joined(separator: "\n")
     }
+}
+
+/// An opening's identity in a resolution: the user layer's pointers are into its own file.
+private struct OpeningKey: Hashable {
+    var layer: RuleLayer?
+    var rule: JSONPointer
 }

@@ -24,9 +24,31 @@ struct LintCommand: ParsableCommand {
     @Flag(help: "Print only errors.")
     var errorsOnly = false
 
+    @Option(
+        name: .customLong("user-layer"),
+        help: ArgumentHelp(
+            "Lint this user layer file instead, as applied over the manifest (PATH or the bundled rules): it warns about entries the manifest no longer has.",
+            valueName: "path"
+        ),
+        completion: .file(extensions: ["json"])
+    )
+    var userLayer: String?
+
     func run() throws {
         let report: LintReport
-        if let path {
+        if let userLayer {
+            let rules: RuleSet
+            if let path {
+                do {
+                    rules = RuleSet(try ManifestLoader().load(contentsOf: URL(fileURLWithPath: path)))
+                } catch {
+                    throw CommandFailure(message: error.description)
+                }
+            } else {
+                rules = RuleSet(try RuleSet.bundledManifest())
+            }
+            report = RuleLinter().lint(userLayer: userLayer, over: rules)
+        } else if let path {
             // A file that cannot be read is unusable input (status 2), like everywhere else; what is in it is linted.
             let bytes: Data
             do {

@@ -28,6 +28,7 @@ struct ResolveCommand: AsyncParsableCommand {
     @OptionGroup var manifestOptions: ManifestOptions
 
     @OptionGroup var choices: ChoicesOptions
+    @OptionGroup(title: "Your own rules") var userLayerOptions: UserLayerOptions
 
     @Option(
         help: ArgumentHelp(
@@ -50,14 +51,15 @@ struct ResolveCommand: AsyncParsableCommand {
     var network: NetworkOptions
 
     func run() async throws {
-        let rules = try await manifestOptions.loadRules(network: network)
+        let rules = try userLayerOptions.apply(over: await manifestOptions.loadRules(network: network))
         let resolver = try network.resolver(for: rules, runsScripts: !noScripts)
         let store = try choices.open()
-        let request = network.request(
+        var request = network.request(
             installed: installed.map(InstalledApps.init(list:)),
             platform: platform,
             runsScripts: !noScripts
         )
+        request.sourceApp = userLayerOptions.sourceApp
         if let batch {
             try await resolveBatch(batch, resolver: resolver, request: request, choices: store)
             return
@@ -128,7 +130,8 @@ enum ResolutionTable {
                 opening.url
                 ?? (opening.needsScript
                     ? "(script: run to get the URL)" : "(no URL: \(opening.error?.message ?? "none"))")
-            let cells = [opening.kind.rawValue, opening.app?.name ?? "-", opening.title, url]
+            let kind = opening.kind.rawValue + (opening.layer == .user ? " (user)" : "")
+            let cells = [kind, opening.app?.name ?? "-", opening.title, url]
             return preferences.isEmpty ? cells : [opening.preferred == nil ? " " : "*"] + cells
         }
         let headers = (preferences.isEmpty ? [] : [" "]) + ["KIND", "APP", "ACTION", "URL"]

@@ -29,6 +29,16 @@ struct ServeCommand: AsyncParsableCommand {
     )
     var manifest: String?
 
+    @Option(
+        name: .customLong("user-layer"),
+        help: ArgumentHelp(
+            "Your own layer over the rules (Docs/UserLayer.md); reloads on change and stays over manifest updates, and a broken one is refused while the previous one keeps serving.",
+            valueName: "path"
+        ),
+        completion: .file(extensions: ["json"])
+    )
+    var userLayer: String?
+
     @Option(help: "Seconds between checks of the manifest file for changes (at least 0.05).")
     var reloadInterval: Double = 5
 
@@ -92,6 +102,7 @@ struct ServeCommand: AsyncParsableCommand {
             cacheMaxAge: .seconds(cacheMaxAge)
         )
         settings.choices = try choices.map(Self.openChoices)
+        settings.userLayer = userLayer
         let configuration = settings
         let server: SwitchyardServer
         do {

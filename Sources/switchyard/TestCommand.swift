@@ -32,6 +32,16 @@ struct TestCommand: AsyncParsableCommand {
     var casesPath: String?
 
     @Option(
+        name: .customLong("user-layer"),
+        help: ArgumentHelp(
+            "Also run this user layer's own tests (its actions' and redirect rules' cases), reported under the layer.",
+            valueName: "path"
+        ),
+        completion: .file(extensions: ["json"])
+    )
+    var userLayer: String?
+
+    @Option(
         help: ArgumentHelp("Also write the results as JUnit XML to this file.", valueName: "FILE"),
         completion: .file(extensions: ["xml"])
     )
@@ -46,7 +56,8 @@ struct TestCommand: AsyncParsableCommand {
     var network: NetworkOptions
 
     func run() async throws {
-        let rules = try await ManifestOptions.load(ManifestSource(argument: path), lenient: lenient, network: network)
+        var rules = try await ManifestOptions.load(ManifestSource(argument: path), lenient: lenient, network: network)
+        if let userLayer { rules = try UserLayerOptions.apply(userLayer, over: rules) }
         var cases: RuleSet?
         if let casesPath { cases = try await ManifestOptions.load(.file(casesPath), lenient: true, network: nil) }
         let engine = try network.scriptEngine()
@@ -55,7 +66,9 @@ struct TestCommand: AsyncParsableCommand {
         let started = ContinuousClock.now
         let live = progress && output.errorIsTerminal ? LiveProgress(output: output) : nil
         let recordedBefore = network.recordedFixtures()
-        let report = await runner.run(progress: live.map { live in { live.update($0, done: $1, total: $2) } })
+        let report = await runner.runWithUserLayer(
+            progress: live.map { live in { live.update($0, done: $1, total: $2) } }
+        )
         live?.finish()
         if let summary = network.recordingSummary(before: recordedBefore) { output.printError(summary) }
         if let junit {
@@ -70,7 +83,7 @@ struct TestCommand: AsyncParsableCommand {
         } else {
             output.print(TestSummary.render(report, rules: rules))
         }
-        if report.failed > 0 { throw ExitCode(1) }
+        if report.hasFailures { throw ExitCode(1) }
     }
 }
 
@@ -104,6 +117,14 @@ enum TestSummary {
             lines.append("skipped \(count): \(reason)")
         }
         lines.append("\(report.passed) passed, \(report.failed) failed, \(report.skipped) skipped")
+        if let layer = report.userLayer {
+            lines.append(
+                "user layer \(layer.file ?? ""): \(layer.passed) passed, \(layer.failed) failed, \(layer.skipped) skipped"
+            )
+            for failure in layer.results where failure.status == .failed {
+                lines.append("FAIL \(failure.location): \(failure.input)\n     \(failure.reason ?? "")")
+            }
+        }
         return lines.joined(separator: "\n")
     }
 }

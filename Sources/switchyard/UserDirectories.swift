@@ -16,6 +16,9 @@ struct UserDirectories: Sendable {
     /// `$XDG_DATA_HOME`, else `$HOME/.local/share`: what the user chose and expects to find again.
     var data: URL { directory("XDG_DATA_HOME", default: ".local/share") }
 
+    /// `$XDG_CONFIG_HOME`, else `$HOME/.config`: what the user writes to configure the tool (the user layer).
+    var config: URL { directory("XDG_CONFIG_HOME", default: ".config") }
+
     /// `$HOME`, else the account's home folder.
     var home: URL {
         value("HOME").map { URL(fileURLWithPath: $0, isDirectory: true) }

@@ -86,3 +86,11 @@ extension Link {
         }
     }
 }
+
+extension RuleSet {
+    /// These rules with a user layer written as text over them (applied as it is: its errors are in
+    /// `userLayer.diagnostics`, not refused).
+    package func applying(layer text: String, file: String = "user-layer.json") throws -> RuleSet {
+        applying(try UserLayerLoader().load(text, file: file), scriptChecker: nil)
+    }
+}
