@@ -123,6 +123,34 @@ import Testing
         #expect(try Self.urls(server.store.rules) == ["mine://7", "alpha://7", "web:https://a.example/7"])
     }
 
+    /// The answers' entity tags name the layer and the source app: the same link from another app, or after the
+    /// layer changed, is another document with another tag; a manifest reload that keeps the same layer and bytes
+    /// keeps the tag.
+    @Test func entityTagsFollowTheLayerAndTheSourceApp() async throws {
+        let files = try Self.files()
+        defer { try? FileManager.default.removeItem(at: files.directory) }
+        let server = try await Self.server(files)
+        let plain = "/v1/resolve?url=https%3A%2F%2Fa.example%2F7"
+        let fromSlack = plain + "&source=com.tinyspeck.chatlyio"
+        try await server.application().test(.router) { client in
+            func tag(_ uri: String) async throws -> String {
+                try await client.execute(uri: uri, method: .get) { response in try #require(response.headers[.eTag]) }
+            }
+            let first = try await tag(plain)
+            #expect(try await tag(fromSlack) != first)
+            #expect(await server.reload(reason: "same files"))
+            #expect(try await tag(plain) == first)
+            try Data(#"{"switchyardUserLayer": 1, "hide": ["alpha"]}"#.utf8).write(to: files.layer)
+            #expect(await server.reload(reason: "layer changed"))
+            let changed = try await tag(plain)
+            #expect(changed != first)
+            try await client.execute(uri: plain, method: .get, headers: [.ifNoneMatch: first]) { response in
+                #expect(response.status == .ok)
+                #expect(Self.openingURLs(response) == ["beta://7", "web:https://a.example/7"])
+            }
+        }
+    }
+
     @Test func theReloaderAppliesAChangedLayerFile() async throws {
         let files = try Self.files()
         defer { try? FileManager.default.removeItem(at: files.directory) }
