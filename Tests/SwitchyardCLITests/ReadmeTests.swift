@@ -162,3 +162,39 @@ struct ReadmeCommand: Sendable, CustomTestStringConvertible {
         #expect(!ReadmeCommand.output(["a", "b"], matches: ["a", "…", "c"]))
     }
 }
+
+/// The README's user layer (its one `json` block) does what the paragraph before it says, over the bundled rules.
+@Suite struct ReadmeUserLayerTests {
+    @Test func theReadmesUserLayerDoesWhatItSays() async throws {
+        let block = try #require(ReadmeTests.blocks.first { $0.language == "json" })
+        #expect(block.introduction.contains("the ones to use first"))
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("readme-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let layer = directory.appendingPathComponent("user-layer.json").path
+        try Data(block.text.utf8).write(to: URL(fileURLWithPath: layer))
+
+        // Over the bundled rules it has nothing to warn about.
+        let lint = await InProcessCommand.run(["lint", "--user-layer", layer])
+        #expect(lint.status == 0 && lint.stdout.contains(": 0 errors, 0 warnings"), "\(lint)")
+
+        func openings(_ arguments: [String]) async throws -> [[String: Any]] {
+            let outcome = await InProcessCommand.run(
+                ["resolve", "--json", "--offline", "--user-layer", layer] + arguments
+            )
+            #expect(outcome.status == 0, "\(outcome.stderr)")
+            let document = try JSONSerialization.jsonObject(with: Data(outcome.stdout.utf8)) as? [String: Any]
+            return try #require(document?["openings"] as? [[String: Any]])
+        }
+        let tweet = "https://x.com/jack/status/20"
+        let plain = try await openings([tweet])
+        #expect(plain.contains { $0["kind"] as? String == "action" && $0["app"] as? String == "x" })
+        #expect(plain.filter { $0["preferred"] != nil }.allSatisfy { $0["app"] as? String == "x" })
+        #expect(plain.contains { $0["preferred"] != nil })
+        #expect(!plain.contains { $0["app"] as? String == "firefox" })
+        let fromSlack = try await openings(["--source-app", "com.tinyspeck.chatlyio", tweet])
+        #expect(!fromSlack.isEmpty && fromSlack.allSatisfy { $0["kind"] as? String == "browser" })
+        let bank = try await openings(["https://www.bank.example/x.com/jack/status/20"])
+        #expect(bank.allSatisfy { $0["kind"] as? String == "browser" })
+    }
+}
