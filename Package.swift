@@ -16,6 +16,7 @@ let hummingbirdCore: Target.Dependency = .product(name: "HummingbirdCore", packa
 let hummingbirdTesting: Target.Dependency = .product(name: "HummingbirdTesting", package: "hummingbird")
 let asyncHTTPClient: Target.Dependency = .product(name: "AsyncHTTPClient", package: "async-http-client")
 let httpTypes: Target.Dependency = .product(name: "HTTPTypes", package: "swift-http-types")
+let crypto: Target.Dependency = .product(name: "Crypto", package: "swift-crypto")
 let nioCore: Target.Dependency = .product(name: "NIOCore", package: "swift-nio")
 let nio: [Target.Dependency] = [nioCore] + ["NIOPosix", "NIOHTTP1"].map { .product(name: $0, package: "swift-nio") }
 
@@ -30,6 +31,7 @@ let package = Package(
         .library(name: "LinkResolver", targets: ["LinkResolver"]),
         .library(name: "LinkFetching", targets: ["LinkFetching"]),
         .library(name: "LinkFetchingHTTP", targets: ["LinkFetchingHTTP"]),
+        .library(name: "LinkCleaning", targets: ["LinkCleaning"]),
         .library(name: "RuleTooling", targets: ["RuleTooling"]),
         .library(name: "LinkScripts", targets: ["LinkScripts"]),
         .library(name: "XCallbackURL", targets: ["XCallbackURL"]),
@@ -45,6 +47,8 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.1"),
         .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
+        // SHA-256 for catalog hashes: CryptoKit on Apple platforms, BoringSSL's on Linux; no NIO.
+        .package(url: "https://github.com/apple/swift-crypto.git", "3.12.3"..<"5.0.0"),
         .package(url: "https://github.com/apple/swift-nio-extras.git", from: "1.35.2"),
         .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.10.0"),
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
@@ -81,6 +85,8 @@ let package = Package(
                 .product(name: "NIOHTTPCompression", package: "swift-nio-extras"),
             ] + nio
         ),
+        // ClearURLs' catalog, compiled and prefiltered: light (no NIO, no JavaScriptCore), like the matcher.
+        .target(name: "LinkCleaning", dependencies: ["LinkRules", "LinkMatching", "WebLinks", "LinkFetching", crypto]),
         .target(
             name: "LinkResolver",
             dependencies: ["LinkRules", "LinkMatching", "LinkScripts", "LinkFetching", "WebLinks", httpTypes],
@@ -112,14 +118,15 @@ let package = Package(
         // Naive baselines, corpora and timing: `package` access to the matcher, never part of a product.
         .target(
             name: "SwitchyardBenchmarks",
-            dependencies: ["LinkRules", "LinkMatching", "WebLinks"],
+            dependencies: ["LinkRules", "LinkMatching", "LinkCleaning", "WebLinks"],
             path: "Benchmarks/SwitchyardBenchmarks"
         ),
         .executableTarget(
             name: "switchyard",
             dependencies: [
                 "LinkRules", "LinkMatching", "LinkResolver", "RuleTooling", "LinkFetching", "LinkFetchingHTTP",
-                "WebLinks", "LinkServer", "XCallbackURL", "AppChooser", "SwitchyardBenchmarks", argumentParser, logging,
+                "LinkCleaning", "WebLinks", "LinkServer", "XCallbackURL", "AppChooser", "SwitchyardBenchmarks",
+                argumentParser, logging,
                 nioCore,
             ]
         ),
@@ -150,6 +157,12 @@ let package = Package(
         .testTarget(
             name: "LinkResolverTests",
             dependencies: ["LinkResolver", "LinkMatching", "LinkFetchingHTTP", "SwitchyardTestSupport"]
+        ),
+        .testTarget(
+            name: "LinkCleaningTests",
+            dependencies: [
+                "LinkCleaning", "LinkMatching", "LinkFetchingHTTP", "SwitchyardBenchmarks", "SwitchyardTestSupport",
+            ]
         ),
         .testTarget(name: "RuleToolingTests", dependencies: ["RuleTooling", "SwitchyardTestSupport"]),
         .testTarget(
