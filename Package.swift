@@ -169,7 +169,7 @@ let package = Package(
             name: "LinkServerTests",
             dependencies: ["LinkServer", "SwitchyardTestSupport", hummingbirdTesting]
         ),
-        .testTarget(name: "SwitchyardCLITests", dependencies: ["switchyard", "SwitchyardTestSupport"]),
+        .testTarget(name: "SwitchyardCLITests", dependencies: ["switchyard", "LinkCleaning", "SwitchyardTestSupport"]),
     ]
 )
 
