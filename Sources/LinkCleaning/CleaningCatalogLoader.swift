@@ -6,7 +6,7 @@ import LinkRules
 public enum CleaningCatalogSource: Sendable, Hashable, CustomStringConvertible {
     /// A file.
     case file(String)
-    /// A URL, downloaded through ``LinkFetching/CachedDownloader`` (cached, conditional requests, last good copy kept).
+    /// A URL, downloaded through `CachedDownloader` (cached, conditional requests, last good copy kept).
     case url(String)
 
     /// The source an argument names: an `http(s)://` text is a URL, anything else a path.

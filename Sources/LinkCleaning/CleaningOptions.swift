@@ -2,7 +2,7 @@
 public struct CleaningOptions: Sendable {
     /// Keep `referralMarketing` fields (the add-on's "allow referral marketing" switch); `rules` still apply.
     public var allowReferralMarketing: Bool
-    /// Whether to leave links to a host alone (its lower-case canonical name, as ``WebLinks/Link/host`` gives it);
+    /// Whether to leave links to a host alone (its lower-case canonical name, as `Link.host` gives it);
     /// asked again for the target of every redirect unwrapped.
     public var skip: @Sendable (_ host: String) -> Bool
     /// The time all regexes of one link may take together; a regex stopped by it counts as not matching and the

@@ -35,7 +35,7 @@ public struct LinkCleaner: Sendable {
         self.init(catalog: try CleaningCatalog(json: json, file: file))
     }
 
-    /// Parses `text` as a link (``WebLinks/Link``) and cleans it.
+    /// Parses `text` as a link (`Link`) and cleans it.
     public func clean(_ text: String, options: CleaningOptions = CleaningOptions()) throws(LinkError) -> CleaningResult
     {
         clean(try Link(text), options: options)
