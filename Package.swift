@@ -18,6 +18,7 @@ let hummingbirdTesting: Target.Dependency = .product(name: "HummingbirdTesting",
 let crypto: Target.Dependency = .product(name: "Crypto", package: "swift-crypto")
 let asyncHTTPClient: Target.Dependency = .product(name: "AsyncHTTPClient", package: "async-http-client")
 let httpTypes: Target.Dependency = .product(name: "HTTPTypes", package: "swift-http-types")
+let crypto: Target.Dependency = .product(name: "Crypto", package: "swift-crypto")
 let nioCore: Target.Dependency = .product(name: "NIOCore", package: "swift-nio")
 let nio: [Target.Dependency] = [nioCore] + ["NIOPosix", "NIOHTTP1"].map { .product(name: $0, package: "swift-nio") }
 
@@ -32,6 +33,7 @@ let package = Package(
         .library(name: "LinkResolver", targets: ["LinkResolver"]),
         .library(name: "LinkFetching", targets: ["LinkFetching"]),
         .library(name: "LinkFetchingHTTP", targets: ["LinkFetchingHTTP"]),
+        .library(name: "LinkCleaning", targets: ["LinkCleaning"]),
         .library(name: "RuleTooling", targets: ["RuleTooling"]),
         .library(name: "LinkScripts", targets: ["LinkScripts"]),
         .library(name: "XCallbackURL", targets: ["XCallbackURL"]),
@@ -47,6 +49,8 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.1"),
         .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
+        // SHA-256 for catalog hashes: CryptoKit on Apple platforms, BoringSSL's on Linux; no NIO.
+        .package(url: "https://github.com/apple/swift-crypto.git", "3.12.3"..<"5.0.0"),
         .package(url: "https://github.com/apple/swift-nio-extras.git", from: "1.35.2"),
         .package(url: "https://github.com/apple/swift-crypto.git", from: "4.0.0"),
         .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.10.0"),
@@ -84,6 +88,8 @@ let package = Package(
                 .product(name: "NIOHTTPCompression", package: "swift-nio-extras"),
             ] + nio
         ),
+        // ClearURLs' catalog, compiled and prefiltered: light (no NIO, no JavaScriptCore), like the matcher.
+        .target(name: "LinkCleaning", dependencies: ["LinkRules", "LinkMatching", "WebLinks", "LinkFetching", crypto]),
         .target(
             name: "LinkResolver",
             dependencies: ["LinkRules", "LinkMatching", "LinkScripts", "LinkFetching", "WebLinks", httpTypes],
@@ -115,14 +121,15 @@ let package = Package(
         // Naive baselines, corpora and timing: `package` access to the matcher, never part of a product.
         .target(
             name: "SwitchyardBenchmarks",
-            dependencies: ["LinkRules", "LinkMatching", "WebLinks"],
+            dependencies: ["LinkRules", "LinkMatching", "LinkCleaning", "WebLinks"],
             path: "Benchmarks/SwitchyardBenchmarks"
         ),
         .executableTarget(
             name: "switchyard",
             dependencies: [
                 "LinkRules", "LinkMatching", "LinkResolver", "RuleTooling", "LinkFetching", "LinkFetchingHTTP",
-                "WebLinks", "LinkServer", "XCallbackURL", "AppChooser", "SwitchyardBenchmarks", argumentParser, logging,
+                "LinkCleaning", "WebLinks", "LinkServer", "XCallbackURL", "AppChooser", "SwitchyardBenchmarks",
+                argumentParser, logging,
                 nioCore,
             ]
         ),
@@ -157,12 +164,18 @@ let package = Package(
             name: "LinkResolverTests",
             dependencies: ["LinkResolver", "LinkMatching", "LinkFetchingHTTP", "SwitchyardTestSupport"]
         ),
+        .testTarget(
+            name: "LinkCleaningTests",
+            dependencies: [
+                "LinkCleaning", "LinkMatching", "LinkFetchingHTTP", "SwitchyardBenchmarks", "SwitchyardTestSupport",
+            ]
+        ),
         .testTarget(name: "RuleToolingTests", dependencies: ["RuleTooling", "SwitchyardTestSupport"]),
         .testTarget(
             name: "LinkServerTests",
             dependencies: ["LinkServer", "SwitchyardTestSupport", hummingbirdTesting]
         ),
-        .testTarget(name: "SwitchyardCLITests", dependencies: ["switchyard", "SwitchyardTestSupport"]),
+        .testTarget(name: "SwitchyardCLITests", dependencies: ["switchyard", "LinkCleaning", "SwitchyardTestSupport"]),
     ]
 )
 

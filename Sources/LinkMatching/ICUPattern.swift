@@ -71,18 +71,24 @@ final class ICUPattern: @unchecked Sendable {
 
     /// Every non-overlapping match in `text` (UTF-16), as `stringByReplacingMatches` sees them: for each match,
     /// `2 × (groupCount + 1)` offsets (start and end of the whole match, then of each group; -1 for a group that did
-    /// not take part) are appended to `offsets`. Stops at `deadline`.
+    /// not take part) are appended to `offsets`. Stops at `deadline`, or after the first match when `firstOnly`.
     func matches(
         in text: UnsafeBufferPointer<UInt16>,
         deadline: ContinuousClock.Instant,
-        into offsets: inout [Int]
+        into offsets: inout [Int],
+        firstOnly: Bool = false
     ) -> Outcome {
         guard text.count < Int(Int32.max) else { return .failed }
         // ICU rejects a null text pointer, which an empty buffer may have.
         guard let base = text.baseAddress else {
             var empty: UInt16 = 0
             return withUnsafePointer(to: &empty) {
-                matches(in: UnsafeBufferPointer(start: $0, count: 0), deadline: deadline, into: &offsets)
+                matches(
+                    in: UnsafeBufferPointer(start: $0, count: 0),
+                    deadline: deadline,
+                    into: &offsets,
+                    firstOnly: firstOnly
+                )
             }
         }
         guard let matcher = checkOut() else { return .failed }
@@ -98,6 +104,7 @@ final class ICUPattern: @unchecked Sendable {
                     offsets.append(Int(swift_uregex_start(matcher, group, &status)))
                     offsets.append(Int(swift_uregex_end(matcher, group, &status)))
                 }
+                if firstOnly { break }
             }
             // The context pointer dies with this scope: no idle matcher may keep it.
             var ignored: UErrorCode = 0

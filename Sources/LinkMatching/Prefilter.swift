@@ -2,20 +2,20 @@ import LinkRules
 
 /// Chooses, for a link, the few rules (actions, previews) whose regex could match it: the literal automaton finds every action whose
 /// required literal occurs in the link; actions with nothing to index are always confirmed by their regex.
-struct Prefilter: Sendable {
+package struct Prefilter: Sendable {
     let automaton: LiteralAutomaton
     /// Rules that must always be confirmed by their regex (no required literal).
-    let alwaysRun: [Int]
+    package let alwaysRun: [Int]
     /// How many rules the automaton indexes.
-    let indexedCount: Int
+    package let indexedCount: Int
 
     /// Indexes `patterns`.
-    init(patterns: [String]) {
+    package init(patterns: [String]) {
         self.init(literals: patterns.map(RequiredLiterals.of))
     }
 
     /// Indexes rules by their required literals (nil: always confirmed).
-    init(literals: [[String]?]) {
+    package init(literals: [[String]?]) {
         var indexed: [(index: Int, literals: [String])] = []
         var always: [Int] = []
         for (index, literals) in literals.enumerated() {
@@ -38,7 +38,7 @@ struct Prefilter: Sendable {
     }
 
     /// The rules to confirm with their regex, in ascending order.
-    func candidateIndexes(for link: LinkBytes) -> [Int] {
+    package func candidateIndexes(for link: LinkBytes) -> [Int] {
         if link.hasCaseFoldingHazard || link.hasLineTerminator || link.hasNUL {
             // ICU's case-insensitive matching folds a few non-ASCII letters onto ASCII ones (K KELVIN SIGN → k,
             // LONG S → s, dotted/dotless I); an ASCII prefilter could miss those. Line terminators change what `$`
@@ -56,7 +56,7 @@ struct Prefilter: Sendable {
 }
 
 /// A link's UTF-8 bytes and the facts the matcher needs about them, found in one pass.
-struct LinkBytes {
+package struct LinkBytes {
     /// The link.
     let text: String
     /// Its UTF-8 bytes.
@@ -72,7 +72,7 @@ struct LinkBytes {
     /// A non-ASCII letter that ICU's case-insensitive matching folds onto an ASCII one.
     let hasCaseFoldingHazard: Bool
 
-    init(_ text: String) {
+    package init(_ text: String) {
         self.text = text
         let bytes = Array(text.utf8)
         self.bytes = bytes

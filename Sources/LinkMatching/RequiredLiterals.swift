@@ -8,7 +8,7 @@ import Foundation
 /// strings it matches exactly (when small), the prefixes every match starts with, and a set of required literals;
 /// concatenation keeps the most selective, alternation unions. Nil means "no literal is required": the rule is
 /// always confirmed by its regex.
-enum RequiredLiterals {
+package enum RequiredLiterals {
     private static let maximumExactStrings = 256
     private static let maximumLiteralLength = 64
     /// The byte the prefilter appends to every link, so that `$`-anchored rules can be indexed too.
@@ -58,7 +58,7 @@ enum RequiredLiterals {
     }
 
     /// The required literals of `pattern`, or nil when the rule cannot be indexed.
-    static func of(_ pattern: String) -> [String]? {
+    package static func of(_ pattern: String) -> [String]? {
         guard let node = RegexSyntaxParser.parse(pattern), let found = info(node).best else { return nil }
         // `$$`, `$\z`, `(a$)$`: consecutive end anchors name one position, and the scan appends one end marker.
         let best = Set(found.map { collapsingEndMarkers(Array($0.utf8)) })

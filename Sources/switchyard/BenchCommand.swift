@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import LinkCleaning
 import LinkMatching
 import LinkResolver
 import LinkRules
@@ -35,6 +36,15 @@ struct BenchCommand: AsyncParsableCommand {
 
     @Flag(help: "Print one JSON object.")
     var json = false
+
+    @Option(
+        help: ArgumentHelp(
+            "A ClearURLs catalog (data.min.json): also time cleaning, compiled against the naive loop, on links made from it.",
+            valueName: "path"
+        ),
+        completion: .file(extensions: ["json"])
+    )
+    var cleanRules: String?
 
     func run() async throws {
         let output = CommandOutput.current
@@ -76,8 +86,9 @@ struct BenchCommand: AsyncParsableCommand {
             }
         )
         live?.finish()
+        let cleaning = try cleaningReport()
         if json {
-            try output.printJSON(report, pretty: false)
+            try output.printJSON(BenchDocument(report: report, cleaning: cleaning), pretty: false)
             return
         }
         output.print(
@@ -91,8 +102,56 @@ struct BenchCommand: AsyncParsableCommand {
             mismatches:        \(report.mismatches)
             """
         )
-        if report.mismatches > 0 { throw ExitCode(1) }
+        if let cleaning {
+            output.print(
+                """
+                cleaning urls:     \(cleaning.urls) (\(cleaning.changed) changed)
+                cleaning naive:    mean \(format(cleaning.naive.meanMicros)) µs/URL, median \(format(cleaning.naive.medianMicros)), p99 \(format(cleaning.naive.p99Micros))
+                cleaning compiled: mean \(format(cleaning.compiled.meanMicros)) µs/URL, median \(format(cleaning.compiled.medianMicros)), p99 \(format(cleaning.compiled.p99Micros))
+                cleaning ratio:    \(String(format: "%.1f", cleaning.ratio))× faster
+                catalog compile:   \(String(format: "%.1f", cleaning.compileMillis)) ms
+                cleaning mismatches: \(cleaning.mismatches)
+                """
+            )
+        }
+        if report.mismatches > 0 || (cleaning?.mismatches ?? 0) > 0 { throw ExitCode(1) }
+    }
+
+    /// Cleaning timed on links made from `--clean-rules`' catalog, or nil without it.
+    private func cleaningReport() throws(CommandFailure) -> CleaningBenchmark.Report? {
+        guard let cleanRules else { return nil }
+        let data: Data
+        do {
+            data = try UserFile.read(cleanRules, maximumBytes: CleaningCatalogLoader.maximumBytes)
+        } catch {
+            throw CommandFailure(error, what: "cleaning catalog")
+        }
+        let catalog: CleaningCatalog
+        do {
+            catalog = try CleaningCatalog(data: data, file: cleanRules)
+        } catch {
+            for diagnostic in error.diagnostics { CommandOutput.current.printError(diagnostic.description) }
+            throw CommandFailure(message: "\(cleanRules): error: the cleaning catalog cannot be used")
+        }
+        let benchmark = CleaningBenchmark(corpus: CleaningCorpus.make(for: catalog, count: generated))
+        return benchmark.run(cleaner: LinkCleaner(catalog: catalog)) {
+            (try? CleaningCatalog(data: data)).map(LinkCleaner.init(catalog:))
+        }
     }
 
     private func format(_ value: Double) -> String { String(format: value < 10 ? "%.2f" : "%.1f", value) }
+}
+
+/// `bench --json`: the resolution figures, with the cleaning figures under `cleaning` when `--clean-rules` is given.
+private struct BenchDocument: Encodable {
+    var report: ResolverBenchmark.Report
+    var cleaning: CleaningBenchmark.Report?
+
+    private enum CodingKeys: String, CodingKey { case cleaning }
+
+    func encode(to encoder: any Encoder) throws {
+        try report.encode(to: encoder)
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encodeIfPresent(cleaning, forKey: .cleaning)
+    }
 }

@@ -22,6 +22,7 @@ struct Switchyard: AsyncParsableCommand {
             ServeCommand.self,
             XCallbackCommand.self,
             ChooseCommand.self,
+            CleanCommand.self,
         ]
     )
 
