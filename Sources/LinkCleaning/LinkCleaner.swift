@@ -17,6 +17,10 @@ public struct LinkCleaner: Sendable {
     private let prefilter: Prefilter
     /// Per provider: the field rules without and with referral marketing allowed.
     private let fieldRules: [(strict: FieldRules, allowingReferral: FieldRules)]
+    /// Per provider with several exceptions or redirections, their own prefilter (the catch-all provider has dozens
+    /// of exceptions, each of which would otherwise run on every link).
+    private let exceptionFilters: [Prefilter?]
+    private let redirectionFilters: [Prefilter?]
 
     /// Compiles `catalog`.
     public init(catalog: CleaningCatalog) {
@@ -28,6 +32,18 @@ public struct LinkCleaner: Sendable {
             }
             return (FieldRules(provider.rules + referral), FieldRules(provider.rules))
         }
+        exceptionFilters = catalog.providers.map { Self.prefilter($0.exceptions) }
+        redirectionFilters = catalog.providers.map { Self.prefilter($0.redirections) }
+    }
+
+    private static func prefilter(_ patterns: [CleaningPattern]) -> Prefilter? {
+        patterns.count > 1 ? Prefilter(patterns: patterns.map(\.icuPattern)) : nil
+    }
+
+    /// The patterns of `list` that could match the link of `bytes`, in order.
+    private func possible(_ list: [CleaningPattern], _ filter: Prefilter?, _ bytes: LinkBytes) -> [CleaningPattern] {
+        guard let filter else { return list }
+        return filter.candidateIndexes(for: bytes).map { list[$0] }
     }
 
     /// Reads, decodes and compiles catalog JSON; `file` names it in diagnostics.
@@ -56,16 +72,19 @@ public struct LinkCleaner: Sendable {
             }
             let start = text
             var utf16 = Array(text.utf16)
-            var candidates = prefilter.candidateIndexes(for: LinkBytes(text))
+            var bytes = LinkBytes(text)
+            var candidates = prefilter.candidateIndexes(for: bytes)
             var position = 0
             while position < candidates.count {
                 let index = candidates[position]
                 position += 1
                 let provider = catalog.providers[index]
                 guard run.first(provider.urlPattern, text, utf16) != nil,
-                    !provider.exceptions.contains(where: { run.first($0, text, utf16) != nil })
+                    !possible(provider.exceptions, exceptionFilters[index], bytes).contains(where: {
+                        run.first($0, text, utf16) != nil
+                    })
                 else { continue }
-                for redirection in provider.redirections {
+                for redirection in possible(provider.redirections, redirectionFilters[index], bytes) {
                     guard let found = run.first(redirection, text, utf16) else { continue }
                     // The first redirection that matches decides; a target that is not a link is not followed.
                     if let range = found.range(0, group: 1),
@@ -104,7 +123,8 @@ public struct LinkCleaner: Sendable {
                 }
                 if text != before {
                     // Removing text can bring other providers' literals together: look again, for the later ones.
-                    candidates = prefilter.candidateIndexes(for: LinkBytes(text)).filter { $0 > index }
+                    bytes = LinkBytes(text)
+                    candidates = prefilter.candidateIndexes(for: bytes).filter { $0 > index }
                     position = 0
                 }
             }
