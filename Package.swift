@@ -14,11 +14,11 @@ let logging: Target.Dependency = .product(name: "Logging", package: "swift-log")
 let hummingbird: Target.Dependency = .product(name: "Hummingbird", package: "hummingbird")
 let hummingbirdCore: Target.Dependency = .product(name: "HummingbirdCore", package: "hummingbird")
 let hummingbirdTesting: Target.Dependency = .product(name: "HummingbirdTesting", package: "hummingbird")
-// SHA-256 for the HTTP API's entity tags: swift-crypto is in the build already (swift-nio-extras and the TLS stack use it).
+// SHA-256 for the HTTP API's entity tags and the cleaning catalog's published hash: CryptoKit's API (CryptoKit itself on
+// Apple platforms, BoringSSL's on Linux), no NIO; the server's TLS stack builds it anyway.
 let crypto: Target.Dependency = .product(name: "Crypto", package: "swift-crypto")
 let asyncHTTPClient: Target.Dependency = .product(name: "AsyncHTTPClient", package: "async-http-client")
 let httpTypes: Target.Dependency = .product(name: "HTTPTypes", package: "swift-http-types")
-let crypto: Target.Dependency = .product(name: "Crypto", package: "swift-crypto")
 let nioCore: Target.Dependency = .product(name: "NIOCore", package: "swift-nio")
 let nio: [Target.Dependency] = [nioCore] + ["NIOPosix", "NIOHTTP1"].map { .product(name: $0, package: "swift-nio") }
 
@@ -49,10 +49,8 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.1"),
         .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
-        // SHA-256 for catalog hashes: CryptoKit on Apple platforms, BoringSSL's on Linux; no NIO.
         .package(url: "https://github.com/apple/swift-crypto.git", "3.12.3"..<"5.0.0"),
         .package(url: "https://github.com/apple/swift-nio-extras.git", from: "1.35.2"),
-        .package(url: "https://github.com/apple/swift-crypto.git", from: "4.0.0"),
         .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.10.0"),
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
@@ -92,7 +90,9 @@ let package = Package(
         .target(name: "LinkCleaning", dependencies: ["LinkRules", "LinkMatching", "WebLinks", "LinkFetching", crypto]),
         .target(
             name: "LinkResolver",
-            dependencies: ["LinkRules", "LinkMatching", "LinkScripts", "LinkFetching", "WebLinks", httpTypes],
+            dependencies: [
+                "LinkRules", "LinkMatching", "LinkScripts", "LinkFetching", "LinkCleaning", "WebLinks", httpTypes,
+            ],
             resources: [.copy("Resources/default-rules.json")]
         ),
         .target(
@@ -162,7 +162,7 @@ let package = Package(
         ),
         .testTarget(
             name: "LinkResolverTests",
-            dependencies: ["LinkResolver", "LinkMatching", "LinkFetchingHTTP", "SwitchyardTestSupport"]
+            dependencies: ["LinkResolver", "LinkMatching", "LinkCleaning", "LinkFetchingHTTP", "SwitchyardTestSupport"]
         ),
         .testTarget(
             name: "LinkCleaningTests",
@@ -173,7 +173,7 @@ let package = Package(
         .testTarget(name: "RuleToolingTests", dependencies: ["RuleTooling", "SwitchyardTestSupport"]),
         .testTarget(
             name: "LinkServerTests",
-            dependencies: ["LinkServer", "SwitchyardTestSupport", hummingbirdTesting]
+            dependencies: ["LinkServer", "LinkCleaning", "SwitchyardTestSupport", hummingbirdTesting]
         ),
         .testTarget(name: "SwitchyardCLITests", dependencies: ["switchyard", "LinkCleaning", "SwitchyardTestSupport"]),
     ]

@@ -99,10 +99,18 @@ extension UnwrapStep {
     /// The step as its synthesized `encode(to:)` writes it, keys sorted.
     func write(to json: inout DocumentJSON) {
         json.openObject()
+        if let details {
+            json.key("details")
+            json.array(details) { $1.string($0) }
+        }
         json.key("from")
         json.string(from)
         json.key("kind")
         json.string(kind.rawValue)
+        if let layer {
+            json.key("layer")
+            json.string(layer.rawValue)
+        }
         if let location {
             json.key("location")
             json.string(location.description)

@@ -78,11 +78,13 @@ public struct UnwrapStep: Sendable, Equatable, Codable {
         case redirectRule = "redirect-rule"
         /// An HTTP redirect, followed with HEAD.
         case httpRedirect = "http-redirect"
+        /// Tracking removed and redirect wrappers unwrapped by a cleaning catalog (ClearURLs' rules, LinkCleaning).
+        case clean
     }
 
     /// A static redirect rule or an HTTP redirect.
     public var kind: Kind
-    /// The redirect rule's pattern, or the HTTP method and status (`HEAD 301`).
+    /// The redirect rule's pattern, the HTTP method and status (`HEAD 301`), or the cleaning catalog's name.
     public var rule: String
     /// Where the redirect rule is defined (nil for HTTP redirects).
     public var location: JSONPointer?
@@ -95,6 +97,8 @@ public struct UnwrapStep: Sendable, Equatable, Codable {
     public var refused: String?
     /// The layer of the redirect rule, when it is the user's own (nil: the manifest's, or an HTTP redirect).
     public var layer: RuleLayer? = nil
+    /// For a cleaning step: each thing removed or unwrapped and the rule that did it, one line each.
+    public var details: [String]? = nil
 
     /// Creates a step.
     public init(
@@ -122,8 +126,9 @@ extension UnwrapStep: CustomStringConvertible {
     public var description: String {
         let layer = self.layer == .user ? " (user layer)" : ""
         let what = "\(kind.rawValue)\(layer) \(location.map { "\($0) " } ?? "")\(rule)"
-        guard let to else { return "\(what): \(from) stays (\(refused ?? "refused"))" }
-        return "\(what): \(from) → \(to)"
+        let details = (self.details ?? []).map { "\n    " + $0 }.joined()
+        guard let to else { return "\(what): \(from) stays (\(refused ?? "refused"))\(details)" }
+        return "\(what): \(from) → \(to)\(details)"
     }
 }
 

@@ -21,6 +21,11 @@ public struct ResolveRequest: Sendable, Equatable {
     public var trace: Bool
     /// The longest input link accepted, in UTF-8 bytes.
     public var maximumLinkLength: Int
+    /// Whether the resolver's cleaner (ClearURLs' catalog) cleans the link before the rules see it (on by default;
+    /// a resolver without a cleaner never cleans).
+    public var cleansLinks: Bool = true
+    /// Whether cleaning keeps referral-marketing fields (affiliate tags), as ClearURLs' switch does.
+    public var allowsReferralMarketing: Bool = false
 
     /// Creates a request (defaults: every app, both platforms, scripts on, 15 s, no trace).
     public init(

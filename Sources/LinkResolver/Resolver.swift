@@ -1,5 +1,6 @@
 import Foundation
 import HTTPTypes
+import LinkCleaning
 import LinkFetching
 import LinkMatching
 import LinkRules
@@ -11,14 +12,17 @@ import WebLinks
 ///
 /// ``resolve(_:_:)`` takes the raw text and a ``ResolveRequest`` and runs, under one `ResolutionBudget`:
 /// 1. the link normaliser (`Link`): refused text throws `LinkError`;
-/// 2. the static redirect rules (`RuleSet.unwrap`);
-/// 3. a HEAD request for the response headers, when a `headers` rule could apply and none were given;
-/// 4. the compiled matcher (`RuleSet.match`), the function that builds every opening;
-/// 5. when no action matched, the link's HTTP redirects (short links), followed with HEAD, then stages 2–4 again on
+/// 2. the cleaning stage, when the resolver has a ``cleaner`` and the request ``ResolveRequest/cleansLinks``: tracking
+///    fields removed and redirect wrappers unwrapped with ClearURLs' catalog (LinkCleaning), except on sites the
+///    user layer leaves alone; again after every HTTP redirect;
+/// 3. the static redirect rules (`RuleSet.unwrap`), the user layer's first;
+/// 4. a HEAD request for the response headers, when a `headers` rule could apply and none were given;
+/// 5. the compiled matcher (`RuleSet.match`), the function that builds every opening;
+/// 6. when no action matched, the link's HTTP redirects (short links), followed with HEAD, then stages 2–5 again on
 ///    the final URL;
-/// 6. every script opening, in JavaScriptCore, until the deadline.
+/// 7. every script opening, in JavaScriptCore, until the deadline.
 ///
-/// Stages 2 and 4 are the synchronous core `RuleSet.resolve` is made of; a resolver adds the network and the scripts.
+/// Stages 3 and 5 are the synchronous core `RuleSet.resolve` is made of; a resolver adds the network and the scripts.
 /// Everything network-bound goes through one `LinkFetching` fetcher (policy-checked, recordable).
 public final class Resolver: Sendable {
     /// The rules.
@@ -27,21 +31,27 @@ public final class Resolver: Sendable {
     public let engine: ScriptEngine?
     /// The network (nil: offline; no unwrapping, no header lookups).
     public let fetcher: (any LinkFetching)?
+    /// Removes tracking fields and unwraps redirect wrappers before the rules see a link (nil: links are not
+    /// cleaned); a request turns it off with ``ResolveRequest/cleansLinks``.
+    public let cleaner: LinkCleaner?
     /// The rule set's scripts, compiled once by `engine`.
     private let scripts: CompiledScripts?
     private let redirectFollower: RedirectFollower?
 
     /// Creates a resolver and compiles the rule set's scripts. Pass a shared `redirectFollower` to keep its cache of
-    /// followed short links across resolvers (a server makes one resolver per rule-set generation).
+    /// followed short links across resolvers (a server makes one resolver per rule-set generation), and a `cleaner`
+    /// (ClearURLs' catalog, LinkCleaning) to clean links first.
     public init(
         rules: RuleSet,
         engine: ScriptEngine?,
         fetcher: (any LinkFetching)?,
-        redirectFollower: RedirectFollower? = nil
+        redirectFollower: RedirectFollower? = nil,
+        cleaner: LinkCleaner? = nil
     ) {
         self.rules = rules
         self.engine = engine
         self.fetcher = fetcher
+        self.cleaner = cleaner
         scripts = engine?.compile(rules.scripts)
         self.redirectFollower = redirectFollower ?? fetcher.map { RedirectFollower(fetcher: $0) }
     }
@@ -136,7 +146,10 @@ public final class Resolver: Sendable {
         budget: inout ResolutionBudget,
         trace: inout ResolutionTrace?
     ) -> Stage {
-        let unwrapped = rules.unwrap(link, sourceApp: request.match.sourceApp, budget: &budget, trace: &trace)
+        var cleaningSteps: [UnwrapStep] = []
+        let link = clean(link, request, budget: budget, steps: &cleaningSteps)
+        var unwrapped = rules.unwrap(link, sourceApp: request.match.sourceApp, budget: &budget, trace: &trace)
+        if !cleaningSteps.isEmpty { unwrapped.steps = cleaningSteps + unwrapped.steps }
         let matched = rules.match(
             unwrapped.link,
             options: request.matchOptions(headers: headers),
@@ -151,6 +164,48 @@ public final class Resolver: Sendable {
             timedOut: unwrapped.timedOut + matched.timedOut,
             layerDecided: matched.layerRemovedActions
         )
+    }
+
+    /// The cleaning stage: the link with the catalog's tracking fields removed and redirect wrappers unwrapped,
+    /// within what is left of the budget; a site the user layer leaves alone (`skipCleaning`) is not touched. A
+    /// cleaning that changed the link, or found it blocked, adds one `clean` step listing what each rule did.
+    private func clean(
+        _ link: Link,
+        _ request: ResolveRequest,
+        budget: ResolutionBudget,
+        steps: inout [UnwrapStep]
+    ) -> Link {
+        guard request.cleansLinks, let cleaner else { return link }
+        let layer = rules.userLayer
+        let left = max(.zero, budget.deadline - ContinuousClock.now)
+        let options = CleaningOptions(
+            allowReferralMarketing: request.allowsReferralMarketing,
+            timeLimit: min(left, .milliseconds(250))
+        ) { host in layer?.skipsCleaning(host: host) ?? false }
+        let result = cleaner.clean(link, options: options)
+        guard result.changed || result.blockedBy != nil else { return link }
+        var details = result.steps.map(\.description)
+        if let blockedBy = result.blockedBy {
+            details.append(
+                "the complete provider \"\(blockedBy)\" blocks this link in ClearURLs; it is listed as it is"
+            )
+        }
+        var step = UnwrapStep(kind: .clean, rule: "ClearURLs", from: link.text, to: result.link)
+        step.details = details
+        guard result.changed else {
+            step.to = nil
+            step.refused = "blocked by \(result.blockedBy ?? "a complete provider")"
+            steps.append(step)
+            return link
+        }
+        guard let cleaned = try? Link(result.link, maximumLength: request.maximumLinkLength) else {
+            step.to = nil
+            step.refused = "the cleaned link is not a web link"
+            steps.append(step)
+            return link
+        }
+        steps.append(step)
+        return cleaned
     }
 
     /// Asks the link's server, one hop at a time, as Opener unwraps short links: while no action opens the link, a

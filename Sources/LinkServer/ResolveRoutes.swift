@@ -75,6 +75,7 @@ struct ResolveRoutes {
             request.platform?.rawValue ?? "any",
             request.trace ? "trace" : "no trace",
             request.sourceApp.map { "source:" + $0 } ?? "no source",
+            configuration.cleaning.map { request.cleansLinks ? "clean:" + $0.identity : "no clean" } ?? "no catalog",
             configuration.networkEnabled ? "online" : "offline",
         ]
     }
@@ -92,7 +93,8 @@ struct ResolveRoutes {
         let resolveRequest = try resolveRequest(
             installed: batch.installed.map(InstalledApps.init),
             platform: batch.platform,
-            sourceApp: batch.source
+            sourceApp: batch.source,
+            clean: batch.clean
         )
         var results: [BatchResult] = []
         let resolver = store.current.resolver
@@ -109,7 +111,14 @@ struct ResolveRoutes {
         try resolveRequest(
             installed: query["installed"].map { InstalledApps(list: String($0)) },
             platform: query["platform"].map(String.init),
-            sourceApp: query["source"].map(String.init)
+            sourceApp: query["source"].map(String.init),
+            clean: try query["clean"].map { value throws(APIError) in
+                switch value {
+                case "true": return true
+                case "false": return false
+                default: throw APIError(.badRequest, "E_CLEAN", "clean= takes true or false")
+                }
+            }
         )
     }
 
@@ -118,7 +127,8 @@ struct ResolveRoutes {
     func resolveRequest(
         installed: InstalledApps?,
         platform: String?,
-        sourceApp: String? = nil
+        sourceApp: String? = nil,
+        clean: Bool? = nil
     ) throws
         -> ResolveRequest
     {
@@ -141,6 +151,8 @@ struct ResolveRoutes {
             maximumLinkLength: configuration.maximumLinkLength
         )
         request.sourceApp = sourceApp
+        request.cleansLinks = clean ?? true
+        request.allowsReferralMarketing = configuration.cleaning?.allowsReferralMarketing ?? false
         return request
     }
 }
@@ -152,6 +164,8 @@ struct BatchRequest: Decodable {
     var platform: String?
     /// The app the links came from (a bundle identifier), for the user layer's `when` entries.
     var source: String?
+    /// Whether the links are cleaned first (default true, when the server has a catalog).
+    var clean: Bool?
 }
 
 /// The answer to `POST /v1/resolve`: one result per link, in order.

@@ -1,5 +1,6 @@
 import AppChooser
 import Foundation
+import LinkCleaning
 import LinkResolver
 import LinkScripts
 
@@ -52,6 +53,9 @@ public struct ServerConfiguration: Sendable {
     /// The choices store whose site choices `/v1/resolve` and `/v1/explain` apply and `/v1/choices/sites` manages
     /// (`serve --choices FILE`); nil: none (those routes answer `404 E_NO_CHOICES_STORE`).
     public var choices: ChoicesStore? = nil
+    /// The cleaning stage (ClearURLs' catalog, `serve --clean-rules`): links are cleaned before the rules see them
+    /// unless a request says `clean=false`; nil: links are not cleaned.
+    public var cleaning: ServerCleaning? = nil
 
     /// Creates a configuration with safe defaults.
     public init(
@@ -82,5 +86,22 @@ public struct ServerConfiguration: Sendable {
         self.maximumLinkLength = maximumLinkLength
         self.maximumBodyBytes = maximumBodyBytes
         self.maximumBatchSize = maximumBatchSize
+    }
+}
+
+/// The catalog a server cleans links with, and what identifies it in entity tags.
+public struct ServerCleaning: Sendable {
+    /// The compiled catalog.
+    public var cleaner: LinkCleaner
+    /// The catalog's SHA-256 (hex): cleaned documents differ with the catalog, so their tags name it.
+    public var identity: String
+    /// Whether referral-marketing fields are kept (`--allow-referral-marketing`).
+    public var allowsReferralMarketing: Bool
+
+    /// Creates the cleaning settings.
+    public init(cleaner: LinkCleaner, identity: String, allowsReferralMarketing: Bool = false) {
+        self.cleaner = cleaner
+        self.identity = identity
+        self.allowsReferralMarketing = allowsReferralMarketing
     }
 }

@@ -59,7 +59,11 @@ public struct SwitchyardServer: Sendable {
             rules = try loader.apply(userLayer: path, over: rules)
         }
         metrics = ServerMetrics()
-        network = ServerNetwork(fetcher: fetcher, maximumScriptRequests: configuration.maximumScriptRequests)
+        network = ServerNetwork(
+            fetcher: fetcher,
+            maximumScriptRequests: configuration.maximumScriptRequests,
+            cleaner: configuration.cleaning?.cleaner
+        )
         catalog = (try? AppCatalog.bundled()) ?? AppCatalog()
         store = RuleSetStore(
             network.resolver(for: rules),

@@ -59,9 +59,7 @@ struct CleanCommand: AsyncParsableCommand {
 
     func run() async throws {
         let output = CommandOutput.current
-        let loaded = try await loadCatalog()
-        for warning in loaded.warnings { output.printError("warning: \(warning)") }
-        for diagnostic in loaded.catalog.diagnostics { output.printError(diagnostic.description) }
+        let loaded = try await Self.loadCatalog(rules: rules, hash: hash, update: update, network: network)
         if update {
             try save(loaded)
             output.printError(
@@ -103,7 +101,15 @@ struct CleanCommand: AsyncParsableCommand {
         if result.steps.isEmpty && !result.skipped { output.print("  nothing to remove") }
     }
 
-    private func loadCatalog() async throws(CommandFailure) -> LoadedCleaningCatalog {
+    /// Loads the catalog `rules` names (a file or URL; with `update`, the official URL by default; without either,
+    /// the copy `--update` saved), checked against `hash` (or the saved or official one); prints its warnings and
+    /// refused regexes on stderr. The one way `clean`, `resolve`, `explain` and `serve` get a catalog.
+    static func loadCatalog(
+        rules: String?,
+        hash: String?,
+        update: Bool = false,
+        network: NetworkOptions
+    ) async throws(CommandFailure) -> LoadedCleaningCatalog {
         var source = rules.map(CleaningCatalogSource.init(argument:))
         var hashSource = hash.map(CleaningCatalogSource.init(argument:))
         if source == nil && update { source = .url(CleaningCatalogLoader.officialCatalogURL) }
@@ -126,13 +132,18 @@ struct CleanCommand: AsyncParsableCommand {
         } else if let fetcher = try network.fetcher(onlineByDefault: true) {
             downloader = CachedDownloader(fetcher: fetcher, directory: Self.cacheDirectory)
         }
+        let loaded: LoadedCleaningCatalog
         do {
-            return try await CleaningCatalogLoader(downloader: downloader).load(source, hash: hashSource)
+            loaded = try await CleaningCatalogLoader(downloader: downloader).load(source, hash: hashSource)
         } catch {
             for diagnostic in error.diagnostics { CommandOutput.current.printError(diagnostic.description) }
             let message = error.diagnostics.isEmpty ? error.message : "the cleaning catalog cannot be used"
             throw CommandFailure(message: message.contains(": error: ") ? message : "\(source): error: \(message)")
         }
+        let output = CommandOutput.current
+        for warning in loaded.warnings { output.printError("warning: \(warning)") }
+        for diagnostic in loaded.catalog.diagnostics { output.printError(diagnostic.description) }
+        return loaded
     }
 
     /// Keeps the verified catalog and its hash where a later `clean` without --rules finds them.

@@ -22,6 +22,8 @@ struct ExplainCommand: AsyncParsableCommand {
     @OptionGroup var choices: ChoicesOptions
     @OptionGroup(title: "Your own rules") var userLayerOptions: UserLayerOptions
 
+    @OptionGroup(title: "Cleaning (ClearURLs' catalog)") var cleaning: CleaningArguments
+
     @Flag(help: "Also list the actions the prefilter ruled out.")
     var all = false
 
@@ -38,11 +40,16 @@ struct ExplainCommand: AsyncParsableCommand {
 
     func run() async throws {
         let rules = try userLayerOptions.apply(over: await manifestOptions.loadRules(network: network))
-        let resolver = try network.resolver(for: rules, runsScripts: !noScripts)
+        let resolver = try network.resolver(
+            for: rules,
+            runsScripts: !noScripts,
+            cleaner: try await cleaning.cleaner(network: network)
+        )
         let store = try choices.open()
         var resolution: Resolution
         var request = network.request(runsScripts: !noScripts, trace: true)
         request.sourceApp = userLayerOptions.sourceApp
+        request.allowsReferralMarketing = cleaning.allowReferralMarketing
         do {
             resolution = try await resolver.resolve(url, request)
         } catch {
@@ -64,6 +71,10 @@ enum ExplanationText {
     static func render(_ resolution: Resolution, all: Bool) -> String {
         var lines = ["Input:     \(OutputSafety.visible(resolution.input))"]
         let trace = resolution.trace ?? ResolutionTrace()
+        // Cleaning comes first: each removed field and the catalog rule that removed it.
+        for step in resolution.steps where step.kind == .clean {
+            lines.append("Cleaned by " + step.description)
+        }
         for redirect in trace.redirects where redirect.verdict != .noMatch && redirect.verdict != .notTried {
             let outcome = redirect.result.map { "→ \($0)" } ?? redirect.reason.map { "(\($0))" } ?? ""
             let rule = redirect.layer == .user ? "User redirect rule" : "Redirect rule"

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import LinkCleaning
 import LinkFetching
 import LinkFetchingHTTP
 import LinkMatching
@@ -92,9 +93,18 @@ struct NetworkOptions: ParsableArguments {
 
     /// A resolver over `rules` with this network (online unless told otherwise, as `resolve` and `explain` are):
     /// scripts run in an engine on the same fetcher, or are listed unrun when `runsScripts` is false.
-    func resolver(for rules: RuleSet, runsScripts: Bool) throws(CommandFailure) -> Resolver {
+    func resolver(
+        for rules: RuleSet,
+        runsScripts: Bool,
+        cleaner: LinkCleaner? = nil
+    ) throws(CommandFailure) -> Resolver {
         let fetcher = try fetcher(onlineByDefault: true)
-        return Resolver(rules: rules, engine: runsScripts ? scriptEngine(fetcher: fetcher) : nil, fetcher: fetcher)
+        return Resolver(
+            rules: rules,
+            engine: runsScripts ? scriptEngine(fetcher: fetcher) : nil,
+            fetcher: fetcher,
+            cleaner: cleaner
+        )
     }
 
     /// The script engine for this network: offline by default (`test`, `minify`, `migrate`) unless told otherwise.

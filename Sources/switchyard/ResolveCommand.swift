@@ -30,6 +30,8 @@ struct ResolveCommand: AsyncParsableCommand {
     @OptionGroup var choices: ChoicesOptions
     @OptionGroup(title: "Your own rules") var userLayerOptions: UserLayerOptions
 
+    @OptionGroup(title: "Cleaning (ClearURLs' catalog)") var cleaning: CleaningArguments
+
     @Option(
         help: ArgumentHelp(
             "Only list apps with these URL schemes (comma-separated), as installed on a device.",
@@ -52,7 +54,11 @@ struct ResolveCommand: AsyncParsableCommand {
 
     func run() async throws {
         let rules = try userLayerOptions.apply(over: await manifestOptions.loadRules(network: network))
-        let resolver = try network.resolver(for: rules, runsScripts: !noScripts)
+        let resolver = try network.resolver(
+            for: rules,
+            runsScripts: !noScripts,
+            cleaner: try await cleaning.cleaner(network: network)
+        )
         let store = try choices.open()
         var request = network.request(
             installed: installed.map(InstalledApps.init(list:)),
@@ -60,6 +66,7 @@ struct ResolveCommand: AsyncParsableCommand {
             runsScripts: !noScripts
         )
         request.sourceApp = userLayerOptions.sourceApp
+        request.allowsReferralMarketing = cleaning.allowReferralMarketing
         if let batch {
             try await resolveBatch(batch, resolver: resolver, request: request, choices: store)
             return

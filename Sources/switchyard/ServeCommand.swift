@@ -1,6 +1,7 @@
 import AppChooser
 import ArgumentParser
 import Foundation
+import LinkCleaning
 import LinkResolver
 import LinkRules
 import LinkServer
@@ -67,6 +68,9 @@ struct ServeCommand: AsyncParsableCommand {
 
     @OptionGroup var scriptRequests: ScriptRequestLimit
 
+    @OptionGroup(title: "Cleaning (ClearURLs' catalog; a request turns it off with clean=false)")
+    var cleaning: CleaningArguments
+
     @Option(
         help: ArgumentHelp(
             "A SQLite choices store (created when missing): /v1/resolve marks the apps remembered per site, /v1/choices/sites manages them.",
@@ -103,6 +107,14 @@ struct ServeCommand: AsyncParsableCommand {
         )
         settings.choices = try choices.map(Self.openChoices)
         settings.userLayer = userLayer
+        let catalogNetwork = try NetworkOptions.parse(offline ? ["--offline"] : [])
+        if let loaded = try await cleaning.catalog(network: catalogNetwork) {
+            settings.cleaning = ServerCleaning(
+                cleaner: LinkCleaner(catalog: loaded.catalog),
+                identity: CleaningCatalog.sha256Hex(loaded.data),
+                allowsReferralMarketing: cleaning.allowReferralMarketing
+            )
+        }
         let configuration = settings
         let server: SwitchyardServer
         do {

@@ -49,6 +49,12 @@ import Testing
             steps: [
                 UnwrapStep(kind: .redirectRule, rule: "^x", location: "/redirects/^x~1y", from: "a", to: "b"),
                 UnwrapStep(kind: .httpRedirect, rule: "HEAD 301", from: "b", to: nil, refused: "loop \n"),
+                UnwrapStep(kind: .redirectRule, rule: "^m", from: "b", to: "c", layer: .user),
+                {
+                    var step = UnwrapStep(kind: .clean, rule: "ClearURLs", from: "c", to: "d")
+                    step.details = ["removed utm_source=x (query) by providers/globalRules/rules/0", Self.awkward]
+                    return step
+                }(),
             ],
             openings: [
                 Opening(kind: .action, app: app, title: Self.awkward, url: nil, rule: "/actions/0/formats/1"),
