@@ -18,48 +18,18 @@ public struct ManifestLoader: Sendable {
     /// reason in a few words, one larger than the limit `E_TOO_LARGE`).
     public func load(contentsOf url: URL) throws(ManifestError) -> LoadedManifest {
         let name = url.isFileURL ? url.path : url.absoluteString
-        let data: Data
-        do {
-            data = try UserFile.read(url.path, maximumBytes: limits.maximumBytes)
-        } catch {
-            if case .tooLarge = error.reason {
-                throw ManifestError(
-                    code: .tooLarge,
-                    message: "the file has more bytes than the limit of \(limits.maximumBytes)",
-                    file: name
-                )
-            }
-            throw ManifestError(code: .unreadable, message: error.sentence("manifest"), file: name)
-        }
-        return try load(Array(data), file: name)
+        let bytes = try JSONDocumentReader.read(
+            url.path,
+            name: name,
+            maximumBytes: limits.maximumBytes,
+            what: "manifest"
+        )
+        return try load(bytes, file: name)
     }
 
     /// Loads a manifest from its bytes; `file` names it in diagnostics.
     public func load(_ bytes: [UInt8], file: String? = nil) throws(ManifestError) -> LoadedManifest {
-        guard bytes.count <= limits.maximumBytes else {
-            throw ManifestError(
-                code: .tooLarge,
-                message: "the manifest has \(bytes.count) bytes, more than the limit of \(limits.maximumBytes)",
-                file: file
-            )
-        }
-        let root: JSONNode
-        do {
-            root = try JSONReader().parse(bytes)
-        } catch {
-            let code: ManifestError.Code =
-                switch error.code {
-                case .syntax: .syntax
-                case .encoding: .encoding
-                case .depth: .depth
-                }
-            throw ManifestError(
-                code: code,
-                message: "invalid JSON: \(error.message)",
-                file: file,
-                position: error.position
-            )
-        }
+        let root = try JSONDocumentReader.parse(bytes, file: file, maximumBytes: limits.maximumBytes, what: "manifest")
         guard let members = root.members else {
             throw ManifestError(
                 code: .notAManifest,

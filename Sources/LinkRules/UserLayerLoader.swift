@@ -17,48 +17,18 @@ public struct UserLayerLoader: Sendable {
 
     /// Loads the layer file at `path`.
     public func load(contentsOf path: String) throws(ManifestError) -> LoadedUserLayer {
-        let data: Data
-        do {
-            data = try UserFile.read(path, maximumBytes: limits.maximumBytes)
-        } catch {
-            if case .tooLarge = error.reason {
-                throw ManifestError(
-                    code: .tooLarge,
-                    message: "the user layer has more bytes than the limit of \(limits.maximumBytes)",
-                    file: path
-                )
-            }
-            throw ManifestError(code: .unreadable, message: error.sentence("user layer"), file: path)
-        }
-        return try load(Array(data), file: path)
+        let bytes = try JSONDocumentReader.read(path, name: path, maximumBytes: limits.maximumBytes, what: "user layer")
+        return try load(bytes, file: path)
     }
 
     /// Loads a layer from its bytes; `file` names it in diagnostics.
     public func load(_ bytes: [UInt8], file: String? = nil) throws(ManifestError) -> LoadedUserLayer {
-        guard bytes.count <= limits.maximumBytes else {
-            throw ManifestError(
-                code: .tooLarge,
-                message: "the user layer has \(bytes.count) bytes, more than the limit of \(limits.maximumBytes)",
-                file: file
-            )
-        }
-        let root: JSONNode
-        do {
-            root = try JSONReader().parse(bytes)
-        } catch {
-            let code: ManifestError.Code =
-                switch error.code {
-                case .syntax: .syntax
-                case .encoding: .encoding
-                case .depth: .depth
-                }
-            throw ManifestError(
-                code: code,
-                message: "invalid JSON: \(error.message)",
-                file: file,
-                position: error.position
-            )
-        }
+        let root = try JSONDocumentReader.parse(
+            bytes,
+            file: file,
+            maximumBytes: limits.maximumBytes,
+            what: "user layer"
+        )
         guard root.members != nil else {
             throw ManifestError(
                 code: .notAUserLayer,
