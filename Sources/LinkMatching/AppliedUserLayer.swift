@@ -3,7 +3,7 @@ import LinkRules
 /// A user layer applied over one compiled manifest: its own rules compiled by the manifest's compiler, each of its
 /// references resolved to the manifest entries it names, and what it found wrong with them.
 ///
-/// Made by ``RuleSet/applying(_:scriptChecker:)``; read by the matcher (``RuleSet/match``) for the parts decided per
+/// Made by ``RuleSet/applying(_:scriptChecker:)``; read by the matcher (`RuleSet.match`) for the parts decided per
 /// link (sites, source apps, hide, prefer) and by tools (`lint`, `test`) for its diagnostics and its own rules.
 /// A class so that a rule set can hold it (and the rule set it was applied over) without copying either.
 public final class AppliedUserLayer: Sendable {

@@ -8,7 +8,7 @@ extension RuleSetLoader {
     /// A layer is all or nothing: a file that cannot be read, is not JSON, is not a user layer, or has an entry with
     /// an error (a bad key type, a regex ICU rejects, a script that cannot run) is refused with every located error,
     /// so a front end keeps what it had. Warnings (a reference the manifest no longer has, an unknown key) are in
-    /// the result's ``AppliedUserLayer/diagnostics`` for the caller to show.
+    /// the result's `AppliedUserLayer.diagnostics` (LinkMatching) for the caller to show.
     public func apply(userLayer path: String, over rules: RuleSet) throws(RuleSetLoadError) -> RuleSet {
         let loaded: LoadedUserLayer
         do {

@@ -16,7 +16,7 @@ public struct RuleTestRunner: Sendable {
     public var timeLimit: Duration
 
     /// The compiled rules under test: the manifest's as loaded, without a user layer over them (the layer's own
-    /// tests run on ``AppliedUserLayer/rules``; see ``runWithUserLayer()``).
+    /// tests run on `AppliedUserLayer.rules`; see ``RuleTestRunner/runWithUserLayer(progress:)``).
     public var rules: RuleSet { resolver.rules.withoutUserLayer }
 
     /// Creates a runner for `resolver`'s rules with the cases embedded in `cases` (default: the rules' own).

@@ -1,6 +1,7 @@
 import Foundation
 import LinkCleaning
 import LinkMatching
+import LinkRules
 import SwitchyardBenchmarks
 import SwitchyardTestSupport
 import Testing
