@@ -53,9 +53,11 @@ extension ChoicesStore {
         return "\(subject) has no opening for this link"
     }
 
-    /// The app of the manifest (listed, or inline in a format) with this identifier.
+    /// The app of the manifest (listed, inline in a format, or a browser) with this identifier: "always open this
+    /// site in Firefox" names a browser.
     package static func app(_ identifier: String, in manifest: Manifest) -> App? {
         manifest.apps.first { $0.identifier == identifier }
             ?? manifest.actions.lazy.flatMap(\.formats).compactMap(\.inlineApp).first { $0.identifier == identifier }
+            ?? manifest.browsers.lazy.map(\.app).first { $0.identifier == identifier }
     }
 }

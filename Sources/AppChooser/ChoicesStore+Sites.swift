@@ -110,26 +110,34 @@ extension ChoicesStore {
     }
 
     /// A row as a choice; a scope this version does not know (a newer Switchyard's) is skipped.
+    /// (A row another program wrote with a NULL or a value of another type is skipped too: decoding never traps.)
     private static func siteChoice(_ row: Row) -> SiteChoice? {
-        guard let scope = SiteScope(rawValue: row["scope"]) else { return nil }
-        return SiteChoice(
-            site: row["site"],
-            scope: scope,
-            app: row["app"],
-            chosenAt: Date(timeIntervalSince1970: row["chosenAt"])
-        )
+        guard let scopeText = row["scope"] as String?, let scope = SiteScope(rawValue: scopeText),
+            let site = row["site"] as String?, let app = row["app"] as String?,
+            let chosenAt = row["chosenAt"] as Double?
+        else { return nil }
+        return SiteChoice(site: site, scope: scope, app: app, chosenAt: Date(timeIntervalSince1970: chosenAt))
     }
 }
 
 extension ChoicesStore {
-    /// A text that changes whenever what the store holds may have changed: a write through this store, or a commit
-    /// by another process on the same file (SQLite's `data_version`). An HTTP cache's entity tags name it, so a
-    /// remembered site invalidates the answers it changes. Nil when the file cannot be read.
+    /// A text made from the site choices the store holds (an FNV-1a hash of every site, scope and app, in site
+    /// order): the same for the same choices in any process or replica, another one when a choice is remembered,
+    /// replaced or forgotten by anyone. An HTTP cache's entity tags name it, so a remembered site invalidates the
+    /// answers it changes. Nil when the file cannot be read.
     public func revision() -> String? {
         try? database.read { db in
-            let external = try Int.fetchOne(db, sql: "PRAGMA data_version") ?? 0
-            let own = try Int.fetchOne(db, sql: "SELECT total_changes()") ?? 0
-            return "\(external).\(own)"
+            var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+            let rows = try Row.fetchCursor(db, sql: "SELECT site, scope, app FROM siteChoice ORDER BY site")
+            while let row = try rows.next() {
+                for column in 0..<3 {
+                    let text: String = (row[column] as String?) ?? ""
+                    for byte in text.utf8 + [0] {
+                        hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3
+                    }
+                }
+            }
+            return String(hash, radix: 16)
         }
     }
 }

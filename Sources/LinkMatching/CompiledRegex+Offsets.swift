@@ -13,7 +13,10 @@ package struct RegexMatchOffsets: Sendable, Equatable {
 
     /// The UTF-16 range of group `group` (0: the whole match) of match `match`, nil when the group did not take part.
     package func range(_ match: Int, group: Int = 0) -> Range<Int>? {
+        // A group the pattern does not have (a redirection without a capture group) is no range, not a trap.
+        guard group >= 0, group <= groupCount, match >= 0 else { return nil }
         let base = match * 2 * (groupCount + 1) + 2 * group
+        guard base + 1 < offsets.count else { return nil }
         let start = offsets[base]
         let end = offsets[base + 1]
         return start < 0 || end < start ? nil : start..<end

@@ -52,7 +52,11 @@ public final class Resolver: Sendable {
         self.engine = engine
         self.fetcher = fetcher
         self.cleaner = cleaner
-        scripts = engine?.compile(rules.scripts)
+        // With a user layer, the manifest's own scripts too: its tests run without the layer, so a script rule the
+        // layer disables must still run for them.
+        scripts = engine?.compile(
+            rules.userLayer == nil ? rules.scripts : rules.scripts + rules.withoutUserLayer.scripts
+        )
         self.redirectFollower = redirectFollower ?? fetcher.map { RedirectFollower(fetcher: $0) }
     }
 
@@ -121,7 +125,10 @@ public final class Resolver: Sendable {
             timedOutRules: timedOut,
             trace: trace
         )
-        return ResolutionOutcome(resolution: resolution, isReproducible: isReproducible && timedOut.isEmpty)
+        return ResolutionOutcome(
+            resolution: resolution,
+            isReproducible: isReproducible && timedOut.isEmpty && !stage.cleaningTimedOut
+        )
     }
 
     /// What the redirect rules and the matcher gave for one link.
@@ -133,6 +140,8 @@ public final class Resolver: Sendable {
         var timedOut: [JSONPointer]
         /// Whether the user layer removed action openings (a site left alone, links from an app kept to browsers).
         var layerDecided = false
+        /// Whether a cleaning regex ran out of time (taken as not matching): the answer is not reproducible.
+        var cleaningTimedOut = false
 
         /// Whether the link is decided: an action opens it, or the user layer said no action may.
         var hasAction: Bool { layerDecided || openings.contains { $0.kind == .action } }
@@ -147,8 +156,15 @@ public final class Resolver: Sendable {
         trace: inout ResolutionTrace?
     ) -> Stage {
         var cleaningSteps: [UnwrapStep] = []
-        let link = clean(link, request, budget: budget, steps: &cleaningSteps)
+        var cleaningTimedOut = false
+        let link = clean(link, request, budget: budget, steps: &cleaningSteps, timedOut: &cleaningTimedOut)
         var unwrapped = rules.unwrap(link, sourceApp: request.match.sourceApp, budget: &budget, trace: &trace)
+        if unwrapped.link != link {
+            // A redirect rule's target is cleaned too, before the matcher sees it.
+            var after: [UnwrapStep] = []
+            unwrapped.link = clean(unwrapped.link, request, budget: budget, steps: &after, timedOut: &cleaningTimedOut)
+            unwrapped.steps += after
+        }
         if !cleaningSteps.isEmpty { unwrapped.steps = cleaningSteps + unwrapped.steps }
         let matched = rules.match(
             unwrapped.link,
@@ -162,18 +178,21 @@ public final class Resolver: Sendable {
             headers: headers,
             openings: matched.openings,
             timedOut: unwrapped.timedOut + matched.timedOut,
-            layerDecided: matched.layerRemovedActions
+            layerDecided: matched.layerRemovedActions,
+            cleaningTimedOut: cleaningTimedOut
         )
     }
 
     /// The cleaning stage: the link with the catalog's tracking fields removed and redirect wrappers unwrapped,
     /// within what is left of the budget; a site the user layer leaves alone (`skipCleaning`) is not touched. A
-    /// cleaning that changed the link, or found it blocked, adds one `clean` step listing what each rule did.
+    /// cleaning that changed the link, found it blocked or ran out of time adds one `clean` step listing what each
+    /// rule did; running out of time is also reported in `timedOut` (the answer is then not reproducible).
     private func clean(
         _ link: Link,
         _ request: ResolveRequest,
         budget: ResolutionBudget,
-        steps: inout [UnwrapStep]
+        steps: inout [UnwrapStep],
+        timedOut: inout Bool
     ) -> Link {
         guard request.cleansLinks, let cleaner else { return link }
         let layer = rules.userLayer
@@ -183,8 +202,12 @@ public final class Resolver: Sendable {
             timeLimit: min(left, .milliseconds(250))
         ) { host in layer?.skipsCleaning(host: host) ?? false }
         let result = cleaner.clean(link, options: options)
-        guard result.changed || result.blockedBy != nil else { return link }
+        timedOut = timedOut || result.timedOut
+        guard result.changed || result.blockedBy != nil || result.timedOut else { return link }
         var details = result.steps.map(\.description)
+        if result.timedOut {
+            details.append("a cleaning rule ran out of time and was taken as not matching")
+        }
         if let blockedBy = result.blockedBy {
             details.append(
                 "the complete provider \"\(blockedBy)\" blocks this link in ClearURLs; it is listed as it is"
@@ -194,7 +217,8 @@ public final class Resolver: Sendable {
         step.details = details
         guard result.changed else {
             step.to = nil
-            step.refused = "blocked by \(result.blockedBy ?? "a complete provider")"
+            step.refused =
+                result.blockedBy.map { "blocked by \($0)" } ?? "nothing removed: a cleaning rule ran out of time"
             steps.append(step)
             return link
         }
@@ -287,7 +311,9 @@ public final class Resolver: Sendable {
                     to: next.text
                 )
             )
+            let cleaningTimedOut = stage.cleaningTimedOut
             stage = unwrapAndMatch(next, request, headers: request.match.headers, budget: &budget, trace: &trace)
+            stage.cleaningTimedOut = stage.cleaningTimedOut || cleaningTimedOut
             steps += stage.steps
             timedOut += stage.timedOut
         }

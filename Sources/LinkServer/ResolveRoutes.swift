@@ -75,7 +75,10 @@ struct ResolveRoutes {
             request.platform?.rawValue ?? "any",
             request.trace ? "trace" : "no trace",
             request.sourceApp.map { "source:" + $0 } ?? "no source",
-            configuration.cleaning.map { request.cleansLinks ? "clean:" + $0.identity : "no clean" } ?? "no catalog",
+            configuration.cleaning.map { cleaning in
+                guard request.cleansLinks else { return "no clean" }
+                return "clean:" + cleaning.identity + (request.allowsReferralMarketing ? ":referral" : "")
+            } ?? "no catalog",
             configuration.networkEnabled ? "online" : "offline",
         ]
     }

@@ -141,7 +141,8 @@ public final class RuleSetStore: Sendable {
     public func recordUserLayerRejection(_ reason: String, signature: FileSignature?) {
         state.withLock {
             $0.lastRejection = reason
-            if let signature { $0.userLayerSignature = signature }
+            // A layer file that is gone has no signature: kept as such, so it is not refused again on every check.
+            $0.userLayerSignature = signature
         }
     }
 

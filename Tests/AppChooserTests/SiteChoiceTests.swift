@@ -17,6 +17,26 @@ import Testing
         deinit { try? FileManager.default.removeItem(at: url) }
     }
 
+    /// The revision is made from the choices, not from a process: two stores on one file, a store opened again
+    /// (a restart) and a store on another file with the same choices all agree; any change gives another one.
+    @Test func theRevisionFollowsTheChoicesInAnyProcess() throws {
+        let folder = Folder()
+        let other = Folder()
+        let first = try ChoicesStore(path: folder.store)
+        let empty = try #require(first.revision())
+        try first.rememberSite("example.com", app: "alpha")
+        let one = try #require(first.revision())
+        #expect(one != empty)
+        #expect(try ChoicesStore(path: folder.store).revision() == one)
+        let elsewhere = try ChoicesStore(path: other.store)
+        try elsewhere.rememberSite("example.com", app: "alpha")
+        #expect(elsewhere.revision() == one)
+        try elsewhere.rememberSite("example.com", app: "beta")
+        #expect(elsewhere.revision() != one)
+        #expect(try first.forgetSite("example.com") != nil)
+        #expect(first.revision() == empty)
+    }
+
     @Test(arguments: [
         ("Example.COM", "example.com"), (" example.com. ", "example.com"), ("bücher.de", "xn--bcher-kva.de"),
         ("127.0.0.1", "127.0.0.1"), ("[::1]", "[::1]"), ("localhost", "localhost"),

@@ -24,7 +24,8 @@ import WebLinks
     static let rules = RuleFixture.text(
         actions: #"""
             [{"regex": "^https://shop\\.example/item/(\\d+)$", "formats": [{"appId": "alpha", "format": "shop://$1"}]}]
-            """#
+            """#,
+        redirects: #"{"^https://go\\.example/": {"param": "to"}}"#
     )
 
     static func resolver(layer: String? = nil) throws -> Resolver {
@@ -51,6 +52,15 @@ import WebLinks
         #expect(resolution.unwrapped == "https://shop.example/item/9")
         #expect(resolution.openings.compactMap(\.url) == ["shop://9"])
         #expect(resolution.steps.map(\.kind) == [.clean])
+    }
+
+    /// A redirect rule's target is cleaned before the matcher sees it, as the link itself was.
+    @Test func aRedirectRulesTargetIsCleanedToo() async throws {
+        let link = "https://go.example/?to=https%3A%2F%2Fshop.example%2Fitem%2F5%3Futm_campaign%3Dx"
+        let resolution = try await Self.resolver().resolve(link)
+        #expect(resolution.unwrapped == "https://shop.example/item/5")
+        #expect(resolution.steps.map(\.kind) == [.redirectRule, .clean])
+        #expect(resolution.openings.compactMap(\.url) == ["shop://5"])
     }
 
     @Test func aRequestOrTheUserLayerTurnsItOff() async throws {

@@ -177,3 +177,20 @@ import Testing
         #expect(report.results[1].reason?.contains("javascript") == true, "\(report.results[1].reason ?? "")")
     }
 }
+
+/// A user layer that disables a manifest script rule still lets the manifest's own tests run that script: they run
+/// without the layer (Docs/UserLayer.md), through the same resolver.
+@Suite struct RuleTestRunnerUserLayerTests {
+    @Test func aScriptRuleTheLayerDisablesStillRunsForTheManifestsTests() async throws {
+        let layered = try RuleTestRunnerTests.rules().applying(
+            layer: #"{"switchyardUserLayer": 1, "disable": [{"pointer": "/actions/0/formats/2"}]}"#
+        )
+        #expect(layered.userLayer?.diagnostics.isEmpty == true)
+        let resolver = Resolver(rules: layered, engine: ScriptEngine(fetcher: nil), fetcher: nil)
+        let report = await RuleTestRunner(resolver: resolver).run()
+        let scripted = report.results.filter { $0.kind == .script }
+        #expect(scripted.count == 3)
+        #expect(scripted.map(\.status) == [.passed, .failed, .passed], "\(scripted.map(\.reason))")
+        #expect(!scripted.contains { $0.reason?.contains("E_SCRIPT_UNKNOWN") == true })
+    }
+}
