@@ -121,14 +121,21 @@ let package = Package(
         // Naive baselines, corpora and timing: `package` access to the matcher, never part of a product.
         .target(
             name: "SwitchyardBenchmarks",
-            dependencies: ["LinkRules", "LinkMatching", "LinkCleaning", "WebLinks"],
+            dependencies: ["LinkRules", "LinkMatching", "WebLinks"],
             path: "Benchmarks/SwitchyardBenchmarks"
+        ),
+        // The cleaner's naive loop and corpus, apart: the matcher's fuzzer links SwitchyardBenchmarks, and cleaning
+        // brings swift-crypto's C sources, which the fuzz build (swiftc outside SwiftPM) does not compile.
+        .target(
+            name: "CleaningBenchmarks",
+            dependencies: ["SwitchyardBenchmarks", "LinkCleaning", "LinkMatching", "WebLinks"],
+            path: "Benchmarks/CleaningBenchmarks"
         ),
         .executableTarget(
             name: "switchyard",
             dependencies: [
                 "LinkRules", "LinkMatching", "LinkResolver", "RuleTooling", "LinkFetching", "LinkFetchingHTTP",
-                "LinkCleaning", "WebLinks", "LinkServer", "XCallbackURL", "AppChooser", "SwitchyardBenchmarks",
+                "LinkCleaning", "WebLinks", "LinkServer", "XCallbackURL", "AppChooser", "SwitchyardBenchmarks", "CleaningBenchmarks",
                 argumentParser, logging,
                 nioCore,
             ]
@@ -167,7 +174,8 @@ let package = Package(
         .testTarget(
             name: "LinkCleaningTests",
             dependencies: [
-                "LinkCleaning", "LinkMatching", "LinkFetchingHTTP", "SwitchyardBenchmarks", "SwitchyardTestSupport",
+                "LinkCleaning", "LinkMatching", "LinkFetchingHTTP", "SwitchyardBenchmarks", "CleaningBenchmarks",
+                "SwitchyardTestSupport",
             ]
         ),
         .testTarget(name: "RuleToolingTests", dependencies: ["RuleTooling", "SwitchyardTestSupport"]),

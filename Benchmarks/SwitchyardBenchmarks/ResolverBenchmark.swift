@@ -14,6 +14,13 @@ package struct ResolverBenchmark: Sendable {
         package var medianMicros: Double
         /// The 99th-percentile per-URL time (µs).
         package var p99Micros: Double
+
+        /// Creates a timing (the cleaning benchmark makes its own).
+        package init(meanMicros: Double, medianMicros: Double, p99Micros: Double) {
+            self.meanMicros = meanMicros
+            self.medianMicros = medianMicros
+            self.p99Micros = p99Micros
+        }
     }
 
     /// The figures of one run.
@@ -159,15 +166,15 @@ package struct ResolverBenchmark: Sendable {
         passes.means.append(Self.micros(clock.now - start) / Double(max(corpus.count, 1)))
     }
 
-    static func micros(_ duration: Duration) -> Double {
+    package static func micros(_ duration: Duration) -> Double {
         duration / .microseconds(1)
     }
 
-    static func millis(_ duration: Duration) -> Double { micros(duration) / 1000 }
+    package static func millis(_ duration: Duration) -> Double { micros(duration) / 1000 }
 
-    static func median(_ values: [Double]) -> Double { percentile(values.sorted(), 0.5) }
+    package static func median(_ values: [Double]) -> Double { percentile(values.sorted(), 0.5) }
 
-    static func percentile(_ sorted: [Double], _ fraction: Double) -> Double {
+    package static func percentile(_ sorted: [Double], _ fraction: Double) -> Double {
         guard !sorted.isEmpty else { return 0 }
         return sorted[min(sorted.count - 1, Int(Double(sorted.count - 1) * fraction + 0.5))]
     }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import CleaningBenchmarks
 import Foundation
 import LinkCleaning
 import LinkMatching

@@ -1,3 +1,4 @@
+import CleaningBenchmarks
 import LinkCleaning
 import SwitchyardBenchmarks
 import Testing

@@ -1,3 +1,4 @@
+import CleaningBenchmarks
 import Foundation
 import LinkCleaning
 import LinkMatching

@@ -1,5 +1,6 @@
 import LinkCleaning
 import LinkMatching
+import SwitchyardBenchmarks
 import WebLinks
 
 /// Links made from a catalog at run time: for each provider, a link its `urlPattern` matches (written by

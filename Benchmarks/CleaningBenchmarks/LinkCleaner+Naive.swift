@@ -1,6 +1,7 @@
 import Foundation
 import LinkCleaning
 import LinkMatching
+import SwitchyardBenchmarks
 import WebLinks
 
 extension LinkCleaner {

@@ -1,5 +1,6 @@
 import Foundation
 import LinkCleaning
+import SwitchyardBenchmarks
 import WebLinks
 
 /// Measures cleaning: the compiled cleaner against the naive loop (``LinkCleaner/naiveClean(_:options:)``) on one
