@@ -135,7 +135,8 @@ let package = Package(
             name: "switchyard",
             dependencies: [
                 "LinkRules", "LinkMatching", "LinkResolver", "RuleTooling", "LinkFetching", "LinkFetchingHTTP",
-                "LinkCleaning", "WebLinks", "LinkServer", "XCallbackURL", "AppChooser", "SwitchyardBenchmarks", "CleaningBenchmarks",
+                "LinkCleaning", "WebLinks", "LinkServer", "XCallbackURL", "AppChooser", "SwitchyardBenchmarks",
+                "CleaningBenchmarks",
                 argumentParser, logging,
                 nioCore,
             ]
