@@ -63,23 +63,8 @@ package struct CleaningBenchmark: Sendable {
     }
 
     private func timing(_ passes: Int, _ body: (Link) -> Void) -> ResolverBenchmark.Timing {
-        let clock = ContinuousClock()
-        var means: [Double] = []
-        var perURL: [Double] = []
-        for _ in 0..<max(passes, 1) {
-            let start = clock.now
-            for link in corpus {
-                let linkStart = clock.now
-                body(link)
-                perURL.append(ResolverBenchmark.micros(clock.now - linkStart))
-            }
-            means.append(ResolverBenchmark.micros(clock.now - start) / Double(max(corpus.count, 1)))
-        }
-        let sorted = perURL.sorted()
-        return ResolverBenchmark.Timing(
-            meanMicros: ResolverBenchmark.median(means),
-            medianMicros: ResolverBenchmark.percentile(sorted, 0.5),
-            p99Micros: ResolverBenchmark.percentile(sorted, 0.99)
-        )
+        var measured = ResolverBenchmark.Passes()
+        for _ in 0..<max(passes, 1) { measured.measure(corpus, body) }
+        return measured.timing
     }
 }

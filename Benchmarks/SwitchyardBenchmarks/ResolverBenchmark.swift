@@ -102,10 +102,10 @@ package struct ResolverBenchmark: Sendable {
         var naivePasses = Passes()
         var compiledPasses = Passes()
         for naivePass in 0..<naiveCount {
-            measure(into: &naivePasses) { _ = rules.naiveOpenings(for: $0, options: options) }
+            naivePasses.measure(corpus) { _ = rules.naiveOpenings(for: $0, options: options) }
             advance("naive loop")
-            while compiledPasses.means.count < (naivePass + 1) * compiledCount / naiveCount {
-                measure(into: &compiledPasses) { _ = rules.openings(for: $0, options: options) }
+            while compiledPasses.count < (naivePass + 1) * compiledCount / naiveCount {
+                compiledPasses.measure(corpus) { _ = rules.openings(for: $0, options: options) }
                 advance("compiled resolver")
             }
         }
@@ -136,14 +136,21 @@ package struct ResolverBenchmark: Sendable {
         return (Double(candidates) / count, Double(matched) / count)
     }
 
-    /// The passes of one engine over the corpus.
-    private struct Passes {
+    /// The passes of one engine over a corpus (the cleaning benchmark measures with it too).
+    package struct Passes {
         /// Whole-corpus time divided by its size, per pass (µs).
         var means: [Double] = []
         /// Every per-URL time of every pass (µs).
         var perURL: [Double] = []
 
-        var timing: Timing {
+        /// No passes yet.
+        package init() {}
+
+        /// How many passes were measured.
+        package var count: Int { means.count }
+
+        /// The figures of every pass so far.
+        package var timing: Timing {
             let sorted = perURL.sorted()
             return Timing(
                 meanMicros: ResolverBenchmark.median(means),
@@ -151,22 +158,22 @@ package struct ResolverBenchmark: Sendable {
                 p99Micros: ResolverBenchmark.percentile(sorted, 0.99)
             )
         }
-    }
 
-    /// One pass over the corpus.
-    private func measure(into passes: inout Passes, _ body: (Link) -> Void) {
-        let clock = ContinuousClock()
-        passes.perURL.reserveCapacity(passes.perURL.count + corpus.count)
-        let start = clock.now
-        for link in corpus {
-            let linkStart = clock.now
-            body(link)
-            passes.perURL.append(Self.micros(clock.now - linkStart))
+        /// One more pass of `body` over `corpus`, each link timed on its own.
+        package mutating func measure(_ corpus: [Link], _ body: (Link) -> Void) {
+            let clock = ContinuousClock()
+            perURL.reserveCapacity(perURL.count + corpus.count)
+            let start = clock.now
+            for link in corpus {
+                let linkStart = clock.now
+                body(link)
+                perURL.append(ResolverBenchmark.micros(clock.now - linkStart))
+            }
+            means.append(ResolverBenchmark.micros(clock.now - start) / Double(max(corpus.count, 1)))
         }
-        passes.means.append(Self.micros(clock.now - start) / Double(max(corpus.count, 1)))
     }
 
-    package static func micros(_ duration: Duration) -> Double {
+    static func micros(_ duration: Duration) -> Double {
         duration / .microseconds(1)
     }
 
@@ -174,7 +181,7 @@ package struct ResolverBenchmark: Sendable {
 
     package static func median(_ values: [Double]) -> Double { percentile(values.sorted(), 0.5) }
 
-    package static func percentile(_ sorted: [Double], _ fraction: Double) -> Double {
+    static func percentile(_ sorted: [Double], _ fraction: Double) -> Double {
         guard !sorted.isEmpty else { return 0 }
         return sorted[min(sorted.count - 1, Int(Double(sorted.count - 1) * fraction + 0.5))]
     }
