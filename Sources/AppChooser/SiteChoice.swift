@@ -1,4 +1,5 @@
 import Foundation
+import LinkRules
 import WebLinks
 
 /// "Always open this site with that app": the app remembered for a host, or for a domain and all its subdomains.
@@ -24,7 +25,7 @@ public struct SiteChoice: Sendable, Equatable, Codable {
 
     /// Whether a link to `host` (canonical) is covered: the host itself, or a subdomain for a domain choice.
     public func covers(host: String) -> Bool {
-        host == site || (scope == .domain && host.hasSuffix("." + site))
+        host == site || (scope == .domain && HostPattern.host(host, isSubdomainOf: site))
     }
 
     /// `example.com`, or `example.com and its subdomains`: the site as a message names it.

@@ -1,3 +1,5 @@
+import LinkRules
+
 /// What the caller decides about cleaning: referral marketing, hosts to leave alone, and a time limit.
 public struct CleaningOptions: Sendable {
     /// Keep `referralMarketing` fields (the add-on's "allow referral marketing" switch); `rules` still apply.
@@ -35,6 +37,6 @@ public struct CleaningOptions: Sendable {
 
     /// Whether `host` is `domain` or one of its subdomains.
     public static func host(_ host: String, isWithin domain: String) -> Bool {
-        host == domain || (host.hasSuffix(domain) && host.dropLast(domain.count).hasSuffix("."))
+        host == domain || HostPattern.host(host, isSubdomainOf: domain)
     }
 }

@@ -81,11 +81,7 @@ public final class AppliedUserLayer: Sendable {
                 )
             )
         }
-        diagnostics = (loaded.diagnostics + rules.diagnostics + warnings).enumerated().sorted { lhs, rhs in
-            let left = lhs.element.position?.offset ?? Int.max
-            let right = rhs.element.position?.offset ?? Int.max
-            return left == right ? lhs.offset < rhs.offset : left < right
-        }.map(\.element)
+        diagnostics = Diagnostic.inFileOrder(loaded.diagnostics + rules.diagnostics + warnings)
     }
 
     /// The diagnostics that are errors (a front end refuses a layer that has any).

@@ -83,11 +83,7 @@ public struct RuleSet: Sendable {
             }
         }
         // File order: a maintainer reads them top to bottom next to the file.
-        let diagnostics = (loaded.diagnostics + results.flatMap(\.1)).enumerated().sorted { lhs, rhs in
-            let left = lhs.element.position?.offset ?? Int.max
-            let right = rhs.element.position?.offset ?? Int.max
-            return left == right ? lhs.offset < rhs.offset : left < right
-        }.map(\.element)
+        let diagnostics = Diagnostic.inFileOrder(loaded.diagnostics + results.flatMap(\.1))
         self.init(
             manifest: manifest,
             file: loaded.file,

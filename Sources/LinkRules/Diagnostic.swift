@@ -108,3 +108,16 @@ public struct JSONPointer: Sendable, Hashable, CustomStringConvertible, Expressi
         return text
     }
 }
+
+extension Diagnostic {
+    /// `diagnostics` in file order (by offset; those without a position last), keeping the given order among equals:
+    /// a maintainer reads them top to bottom next to the file. The one ordering the loaders, the compiler, the user
+    /// layer and `lint` use.
+    public static func inFileOrder(_ diagnostics: [Diagnostic]) -> [Diagnostic] {
+        diagnostics.enumerated().sorted { lhs, rhs in
+            let left = lhs.element.position?.offset ?? Int.max
+            let right = rhs.element.position?.offset ?? Int.max
+            return left == right ? lhs.offset < rhs.offset : left < right
+        }.map(\.element)
+    }
+}

@@ -36,8 +36,17 @@ public struct HostPattern: Sendable, Hashable, CustomStringConvertible {
     public func matches(host: String) -> Bool {
         let host = host.lowercased()
         guard matchesSubdomains else { return host == domain }
-        return host.count > domain.count + 1 && host.hasSuffix(domain)
-            && host.utf8.dropLast(domain.utf8.count).last == UInt8(ascii: ".")
+        return Self.host(host, isSubdomainOf: domain)
+    }
+
+    /// Whether `host` is a subdomain of `domain` (`www.example.com` of `example.com`; not `badexample.com`, not
+    /// `example.com` itself), comparing canonical names byte for byte. The one label-boundary check the user layer's
+    /// sites, the remembered site choices (AppChooser) and the cleaner's skipped hosts (LinkCleaning) use.
+    public static func host(_ host: String, isSubdomainOf domain: String) -> Bool {
+        let host = host.utf8
+        let domain = domain.utf8
+        guard host.count > domain.count + 1, host.suffix(domain.count).elementsEqual(domain) else { return false }
+        return host.dropLast(domain.count).last == UInt8(ascii: ".")
     }
 
     /// `example.com` or `*.example.com`.
@@ -66,6 +75,12 @@ public struct SourceAppPattern: Sendable, Hashable, CustomStringConvertible {
         guard !identifier.isEmpty, !identifier.contains("*"), !identifier.contains(where: \.isWhitespace) else {
             return nil
         }
+    }
+
+    /// Whether `text` can name the app a link came from (CLI `--source-app`, HTTP `source=`): not empty, at most
+    /// 255 UTF-8 bytes (a bundle identifier's limit), no white space.
+    public static func isSourceApp(_ text: String) -> Bool {
+        !text.isEmpty && text.utf8.count <= 255 && !text.contains(where: \.isWhitespace)
     }
 
     /// Whether an app identifier matches.

@@ -135,7 +135,7 @@ struct ResolveRoutes {
     ) throws
         -> ResolveRequest
     {
-        if let sourceApp, sourceApp.isEmpty || sourceApp.utf8.count > 255 || sourceApp.contains(where: \.isWhitespace) {
+        if let sourceApp, !SourceAppPattern.isSourceApp(sourceApp) {
             throw APIError(
                 .badRequest,
                 "E_SOURCE_APP",

@@ -44,7 +44,10 @@ public struct RuleLinter: Sendable {
         let rules = RuleSet(loaded)
         var checks = LintChecks(loaded: loaded, rules: rules)
         checks.run()
-        return LintReport(file: loaded.file, diagnostics: Self.inFileOrder(rules.diagnostics + checks.diagnostics))
+        return LintReport(
+            file: loaded.file,
+            diagnostics: Diagnostic.inFileOrder(rules.diagnostics + checks.diagnostics)
+        )
     }
 
     static func diagnostic(for error: ManifestError, file: String?) -> Diagnostic {
@@ -58,13 +61,6 @@ public struct RuleLinter: Sendable {
         )
     }
 
-    static func inFileOrder(_ diagnostics: [Diagnostic]) -> [Diagnostic] {
-        diagnostics.enumerated().sorted { lhs, rhs in
-            let left = lhs.element.position?.offset ?? Int.max
-            let right = rhs.element.position?.offset ?? Int.max
-            return left == right ? lhs.offset < rhs.offset : left < right
-        }.map(\.element)
-    }
 }
 
 /// What `lint` found.

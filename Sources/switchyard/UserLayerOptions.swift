@@ -44,7 +44,7 @@ struct UserLayerOptions: ParsableArguments {
     }
 
     func validate() throws {
-        if let sourceApp, sourceApp.isEmpty || sourceApp.contains(where: { $0.isWhitespace || $0.isNewline }) {
+        if let sourceApp, !SourceAppPattern.isSourceApp(sourceApp) {
             throw ValidationError("--source-app takes a bundle identifier such as com.tinyspeck.chatlyio")
         }
         if userLayer != nil && noUserLayer {
