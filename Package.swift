@@ -30,6 +30,7 @@ let package = Package(
         .library(name: "WebLinks", targets: ["WebLinks"]),
         .library(name: "LinkRules", targets: ["LinkRules"]),
         .library(name: "LinkMatching", targets: ["LinkMatching"]),
+        .library(name: "BundledRules", targets: ["BundledRules"]),
         .library(name: "LinkResolver", targets: ["LinkResolver"]),
         .library(name: "LinkFetching", targets: ["LinkFetching"]),
         .library(name: "LinkFetchingHTTP", targets: ["LinkFetchingHTTP"]),
@@ -73,6 +74,13 @@ let package = Package(
                 "LinkRules", "WebLinks", httpTypes, .target(name: "CICU", condition: .when(platforms: [.linux])),
             ]
         ),
+        // Switchyard's own rule set as a resource: light (the matcher only), so an app that lists openings gets the rules
+        // without JavaScriptCore.
+        .target(
+            name: "BundledRules",
+            dependencies: ["LinkRules", "LinkMatching"],
+            resources: [.copy("Resources/default-rules.json")]
+        ),
         .target(
             name: "LinkScripts",
             dependencies: [.target(name: "CJavaScriptCore", condition: .when(platforms: [.linux]))]
@@ -87,18 +95,21 @@ let package = Package(
             ] + nio
         ),
         // ClearURLs' catalog, compiled and prefiltered: light (no NIO, no JavaScriptCore), like the matcher.
-        .target(name: "LinkCleaning", dependencies: ["LinkRules", "LinkMatching", "WebLinks", "LinkFetching", crypto]),
+        .target(
+            name: "LinkCleaning",
+            dependencies: ["LinkRules", "LinkMatching", "LinkResolver", "WebLinks", "LinkFetching", crypto]
+        ),
         .target(
             name: "LinkResolver",
             dependencies: [
-                "LinkRules", "LinkMatching", "LinkScripts", "LinkFetching", "LinkCleaning", "WebLinks", httpTypes,
-            ],
-            resources: [.copy("Resources/default-rules.json")]
+                "LinkRules", "LinkMatching", "LinkScripts", "LinkFetching", "BundledRules", "WebLinks", httpTypes,
+            ]
         ),
         .target(
             name: "AppChooser",
             dependencies: [
-                "LinkRules", "LinkMatching", "LinkFetching", "WebLinks", .product(name: "GRDB", package: "GRDB.swift"),
+                "LinkRules", "LinkMatching", "LinkResolver", "LinkFetching", "WebLinks",
+                .product(name: "GRDB", package: "GRDB.swift"),
             ],
             resources: [.copy("Resources/catalog.json")]
         ),
@@ -143,7 +154,7 @@ let package = Package(
         ),
         .target(
             name: "SwitchyardTestSupport",
-            dependencies: ["LinkRules", "LinkMatching", "LinkResolver", "WebLinks"] + nio,
+            dependencies: ["LinkRules", "LinkMatching", "WebLinks"] + nio,
             path: "Tests/SwitchyardTestSupport"
         ),
         .testTarget(
@@ -165,7 +176,7 @@ let package = Package(
         .testTarget(
             name: "LinkMatchingTests",
             dependencies: [
-                "LinkMatching", "LinkResolver", "WebLinks", "SwitchyardBenchmarks", "SwitchyardTestSupport", httpTypes,
+                "LinkMatching", "BundledRules", "WebLinks", "SwitchyardBenchmarks", "SwitchyardTestSupport", httpTypes,
             ]
         ),
         .testTarget(

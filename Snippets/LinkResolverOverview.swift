@@ -2,6 +2,7 @@
 // SwitchyardCLITests runs it: its output must be exactly the `// → ` lines, in order.
 
 // snippet.resolve
+import BundledRules
 import LinkMatching
 import LinkResolver
 

@@ -3,6 +3,7 @@
 // runs it: its output must be exactly the `// → ` lines, in order.
 
 // snippet.readme
+import BundledRules
 import LinkMatching
 import LinkResolver
 import LinkRules

@@ -11,31 +11,36 @@ extension ChoicesStore {
 
     /// Applies the app remembered for the site of `resolution`'s unwrapped link: its openings are marked preferred
     /// (`by: remembered-site`, `reason`: the site), or, when it has none, nothing is marked and a notice
-    /// (``rememberedAppUnavailable``) says why. Every front end calls this one function after resolving.
+    /// (``rememberedAppUnavailable``) says why. A resolver with the store among its decision stages calls it for every
+    /// front end (``decide(_:_:)``). Returns false when the store could not be read (a ``choicesUnreadable`` notice
+    /// says so, and the resolution stands without its choices).
     ///
     /// - Parameters:
     ///   - resolution: A resolution of any front end; its unwrapped link's host picks the site choice.
     ///   - rules: The rules the link was resolved with, to tell an app they no longer list from one that is not
     ///     installed (nil: the notice does not tell them apart).
     ///   - installed: The request's installed apps (`MatchOptions.installed`), nil when every app counts as installed.
-    public func applyRememberedSite(to resolution: inout Resolution, rules: RuleSet?, installed: InstalledApps?) {
-        guard let link = try? Link(resolution.unwrapped) else { return }
+    @discardableResult
+    public func applyRememberedSite(to resolution: inout Resolution, rules: RuleSet?, installed: InstalledApps?) -> Bool
+    {
+        guard let link = try? Link(resolution.unwrapped) else { return true }
         let choice: SiteChoice?
         do {
             choice = try siteChoice(for: link)
         } catch {
             resolution.notices.append(ResolutionNotice(code: Self.choicesUnreadable, message: error.message))
-            return
+            return false
         }
-        guard let choice else { return }
+        guard let choice else { return true }
         let preference = OpeningPreference(by: .rememberedSite, reason: choice.site)
-        if resolution.prefer(app: choice.app, preference) { return }
+        if resolution.prefer(app: choice.app, preference) { return true }
         resolution.notices.append(
             ResolutionNotice(
                 code: Self.rememberedAppUnavailable,
                 message: Self.unavailability(of: choice, rules: rules, installed: installed)
             )
         )
+        return true
     }
 
     /// Why the remembered app has no opening, as precisely as the rules and the installed list tell.

@@ -13,6 +13,9 @@ public struct CleaningCatalog: Sendable, Equatable {
     public var providers: [CleaningProvider]
     /// What was left out or looks wrong, in catalog order.
     public var diagnostics: [Diagnostic]
+    /// The SHA-256 (lower-case hexadecimal) of the bytes the catalog was decoded from; nil for a catalog made from
+    /// providers. A cleaner's ``LinkCleaner/identity`` is made from it.
+    public var sha256: String? = nil
 
     /// Creates a catalog from providers already decoded.
     public init(providers: [CleaningProvider], diagnostics: [Diagnostic] = []) {
@@ -23,11 +26,13 @@ public struct CleaningCatalog: Sendable, Equatable {
     /// Decodes the catalog JSON; `file` names it in diagnostics.
     public init(data: Data, file: String? = nil) throws(CleaningError) {
         self = try CatalogDecoder(file: file).decode(Array(data))
+        sha256 = Self.sha256Hex(data)
     }
 
     /// Decodes the catalog JSON given as text; `file` names it in diagnostics.
     public init(json: String, file: String? = nil) throws(CleaningError) {
         self = try CatalogDecoder(file: file).decode(Array(json.utf8))
+        sha256 = Self.sha256Hex(Data(json.utf8))
     }
 
     /// The regexes left out because they cannot be translated or compiled (code `E_CLEANING_REGEX`).

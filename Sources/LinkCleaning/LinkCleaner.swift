@@ -1,4 +1,5 @@
 import LinkMatching
+import Synchronization
 import WebLinks
 
 /// Cleans links with a ClearURLs catalog, compiled once: `Sendable`, and cheap to call from any thread.
@@ -14,6 +15,9 @@ public struct LinkCleaner: Sendable {
 
     /// The catalog the cleaner was compiled from.
     public let catalog: CleaningCatalog
+    /// What identifies the cleaner's work in a resolution's cache key: `clearurls:` and the catalog's SHA-256 (for a
+    /// catalog made from providers, a name unique to this cleaner in this process).
+    public let identity: String
     private let prefilter: Prefilter
     /// Per provider: the field rules without and with referral marketing allowed.
     private let fieldRules: [(strict: FieldRules, allowingReferral: FieldRules)]
@@ -25,6 +29,7 @@ public struct LinkCleaner: Sendable {
     /// Compiles `catalog`.
     public init(catalog: CleaningCatalog) {
         self.catalog = catalog
+        identity = "clearurls:" + (catalog.sha256 ?? "unhashed-\(Self.unhashed.add(1, ordering: .relaxed).newValue)")
         prefilter = Prefilter(patterns: catalog.providers.map(\.urlPattern.icuPattern))
         fieldRules = catalog.providers.map { provider in
             let referral = provider.referralMarketing.filter { pattern in
@@ -35,6 +40,8 @@ public struct LinkCleaner: Sendable {
         exceptionFilters = catalog.providers.map { Self.prefilter($0.exceptions) }
         redirectionFilters = catalog.providers.map { Self.prefilter($0.redirections) }
     }
+
+    private static let unhashed = Atomic<Int>(0)
 
     private static func prefilter(_ patterns: [CleaningPattern]) -> Prefilter? {
         patterns.count > 1 ? Prefilter(patterns: patterns.map(\.icuPattern)) : nil

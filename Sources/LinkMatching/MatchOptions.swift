@@ -2,7 +2,7 @@ import HTTPTypes
 import LinkRules
 
 /// What to list for a link.
-public struct MatchOptions: Sendable, Equatable {
+public struct MatchOptions: Sendable, Hashable {
     /// The installed apps; when set, only openings in those apps are listed (as Opener does).
     public var installed: InstalledApps?
     /// The device family; apps limited to the other one are dropped.
@@ -54,7 +54,7 @@ public struct MatchOptions: Sendable, Equatable {
 }
 
 /// Time limits for regexes: a pathological rule is skipped for that input (and reported), never a hang.
-public struct MatchBudget: Sendable, Equatable {
+public struct MatchBudget: Sendable, Hashable {
     /// The most one regex may run on one input.
     public var perRegex: Duration
     /// The most all regexes together may run for one resolution.

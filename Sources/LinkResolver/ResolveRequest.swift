@@ -4,25 +4,31 @@ import LinkRules
 import WebLinks
 
 /// What a caller asks of a resolution, beside the link: what to list (``match``: installed apps, platform, headers,
-/// browsers, previews, the regexes' budget), the time the whole resolution may take, whether scripts run, and whether
-/// to explain. Every front end (the CLI's `resolve`, `explain` and batch, each HTTP route) fills one of these.
+/// browsers, previews, the regexes' budget, the app the link came from), the time the whole resolution may take,
+/// whether scripts run, whether links are cleaned, and whether to explain.
+///
+/// One value for every front end, decoded the same way by each (`Codable`, ``Field``): the CLI's options (`resolve`,
+/// `explain`, `--batch`), the HTTP query string (`/v1/resolve?installed=…`) and the batch body
+/// (`{"urls": […], "installed": […]}`). Its encoding is canonical (sorted lists, fixed key order), and it is the
+/// request's part of a resolution's ``CacheKey``: every field reaches the key.
 ///
 /// The matcher's options read and write through the request (`request.installed`, `request.platform`).
 @dynamicMemberLookup
-public struct ResolveRequest: Sendable, Equatable {
+public struct ResolveRequest: Sendable, Hashable {
     /// What to list. Its `headers`, when nil, are looked up with HEAD when a `headers` rule could apply and the
     /// resolver has a network.
     public var match: MatchOptions
     /// Whether scripts run (off: their openings are listed with `needsScript` and no URL).
     public var runsScripts: Bool
-    /// The whole resolution's time: redirect rules, HTTP unwrapping, header lookups, matching and every script.
+    /// The whole resolution's time: cleaning, redirect rules, HTTP unwrapping, header lookups, matching, every script
+    /// and every decision (see ``validTimeLimits``).
     public var timeLimit: Duration
     /// Whether the resolution records why each rule did or did not open the link (`explain`).
     public var trace: Bool
     /// The longest input link accepted, in UTF-8 bytes.
     public var maximumLinkLength: Int
-    /// Whether the resolver's cleaner (ClearURLs' catalog) cleans the link before the rules see it (on by default;
-    /// a resolver without a cleaner never cleans).
+    /// Whether the resolver's cleaning stages (ClearURLs' catalog) clean the link before the rules see it (on by
+    /// default; a resolver without cleaning stages never cleans).
     public var cleansLinks: Bool = true
     /// Whether cleaning keeps referral-marketing fields (affiliate tags), as ClearURLs' switch does.
     public var allowsReferralMarketing: Bool = false
@@ -41,6 +47,10 @@ public struct ResolveRequest: Sendable, Equatable {
         self.trace = trace
         self.maximumLinkLength = maximumLinkLength
     }
+
+    /// The time limits a resolution may be given: more than zero, at most ten minutes (`--timeout`, `serve
+    /// --timeout`).
+    public static let validTimeLimits: ClosedRange<Duration> = .milliseconds(1) ... .seconds(600)
 
     /// The matcher's options, read and written through the request.
     public subscript<Value>(dynamicMember keyPath: WritableKeyPath<MatchOptions, Value>) -> Value {

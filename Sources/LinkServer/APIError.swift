@@ -5,20 +5,20 @@ import Hummingbird
 ///
 /// Route handlers throw it; Hummingbird's router turns any ``HTTPResponseError`` into its response, which is encoded
 /// by the request context's `responseEncoder`, so errors and documents share one JSON setting.
-public struct APIError: Error, Sendable, HTTPResponseError {
+package struct APIError: Error, Sendable, HTTPResponseError {
     /// The HTTP status.
-    public var status: HTTPResponse.Status
+    package var status: HTTPResponse.Status
     /// A stable code (`E_CONTROL_CHAR`, `E_TOO_LONG`, …).
-    public var code: String
+    package var code: String
     /// One sentence for a person.
-    public var message: String
+    package var message: String
     /// The JSON path of the request body's field at fault (`$.urls[3]`), for errors about a body.
-    public var path: String?
+    package var path: String?
     /// For `405`: the methods the path accepts (sent as `Allow`).
-    public var allowedMethods: [HTTPRequest.Method]
+    package var allowedMethods: [HTTPRequest.Method]
 
     /// Creates an error.
-    public init(
+    package init(
         _ status: HTTPResponse.Status,
         _ code: String,
         _ message: String,
@@ -34,7 +34,7 @@ public struct APIError: Error, Sendable, HTTPResponseError {
 
     /// The JSON body with the status, `Allow` for `405`, and `Cache-Control: no-store`: an error is never kept
     /// by a cache (the next request may well succeed, on another replica or after a reload).
-    public func response(from request: Request, context: some RequestContext) throws -> Response {
+    package func response(from request: Request, context: some RequestContext) throws -> Response {
         let document = ErrorDocument(error: .init(code: code, message: message, path: path))
         var response = try context.responseEncoder.encode(document, from: request, context: context)
         response.status = status

@@ -3,6 +3,7 @@ import HTTPTypes
 import Hummingbird
 import HummingbirdCore
 import LinkResolver
+import LinkRules
 import NIOCore
 import NIOHTTP1
 import NIOHTTPTypes
@@ -23,23 +24,23 @@ import Synchronization
 /// - A request head not complete within ``ConnectionLimits/headerTimeout`` of the connection opening or the last
 ///   response (slowloris, idle keep-alive): the connection is closed.
 /// - A declared `Content-Length` over ``ConnectionLimits/maximumBodyBytes``: `413` and close, before the body is read.
-public struct ConnectionLimits: Sendable, Equatable {
+package struct ConnectionLimits: Sendable, Equatable {
     /// The most connections open at once.
-    public var maximumConnections: Int
+    package var maximumConnections: Int
     /// The largest header block (field names and values; the request line is not counted).
-    public var maximumHeaderBytes: Int
+    package var maximumHeaderBytes: Int
     /// The longest request target (path and query) the decoder takes; `SwitchyardServer` sets it from
     /// ``ServerConfiguration/maximumLinkLength`` (three times it, for percent-encoding, and room for the rest).
-    public var maximumRequestTargetBytes: Int
+    package var maximumRequestTargetBytes: Int
     /// The most header fields.
-    public var maximumHeaderCount: Int
+    package var maximumHeaderCount: Int
     /// How long a client has to send a complete request head.
-    public var headerTimeout: Duration
+    package var headerTimeout: Duration
     /// The largest declared request body.
-    public var maximumBodyBytes: Int
+    package var maximumBodyBytes: Int
 
     /// Creates limits.
-    public init(
+    package init(
         maximumConnections: Int = 1024,
         maximumHeaderBytes: Int = 8192,
         maximumRequestTargetBytes: Int = 25_600,

@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import LinkResolver
+import LinkRules
 
 /// Writes every JSON response of the service (documents and errors) through ``DocumentEncoder/document(_:pretty:)``,
 /// the function the CLI writes its documents with: the same settings, and the same `"version"` first.

@@ -2,15 +2,16 @@ import Crypto
 import HTTPTypes
 import Hummingbird
 import LinkResolver
+import LinkRules
 
 /// The HTTP caching of the answers made from nothing but the server's version, its rules and the request (the
 /// resolution routes, `/v1/apps`, `/v1/app-types`, `/v1/choose`, `/openapi.json`), so that replicas behind any
 /// standard cache scale out:
 ///
 /// - `ETag`: a strong ``EntityTag`` over what the answer is made from, known before the answer is made;
-/// - `Cache-Control`: `public, max-age=N` (``ServerConfiguration/cacheMaxAge``), or `no-cache` for 0 (kept, but
-///   revalidated every time); `no-store` for an answer that is not reproducible (a resolution that asked the
-///   network or ran out of time: made anew for each request, never kept);
+/// - `Cache-Control`: `public, max-age=N` (``ServerConfiguration/cacheMaxAge``, or less when the answer's
+///   `Cacheability` says so), or `no-cache` for 0 (kept, but revalidated every time); `no-store` for an answer that
+///   must not be kept (a resolution that asked the network or ran out of time: made anew for each request);
 /// - `If-None-Match` (RFC 9110 §13.1.2, weak comparison, a list or `*`): `304 Not Modified` with the tag and
 ///   `Cache-Control` and no body. A listed tag that matches is answered without making the answer, since a tag is
 ///   only ever sent with a reproducible answer, which making again would give byte for byte; `*` is answered `304`
@@ -19,7 +20,9 @@ import LinkResolver
 /// No `Vary`: no answer depends on a request header (the routes take their parameters in the query, and the server
 /// does not compress). Errors are `no-store` (``APIError``).
 struct HTTPCaching: Sendable {
-    /// `Cache-Control` of an answer that may be kept.
+    /// The longest a cache may keep an answer (whole seconds; zero: always revalidated).
+    let maxAge: Int64
+    /// `Cache-Control` of an answer that may be kept for ``maxAge``.
     let cacheControl: String
 
     /// `Cache-Control` of an answer that must not be kept.
@@ -27,44 +30,57 @@ struct HTTPCaching: Sendable {
 
     /// Answers kept for `maxAge` (whole seconds; zero: always revalidated).
     init(maxAge: Duration) {
-        let seconds = max(0, maxAge.components.seconds)
-        cacheControl = seconds > 0 ? "public, max-age=\(seconds)" : "no-cache"
+        self.maxAge = max(0, maxAge.components.seconds)
+        cacheControl = Self.cacheControl(seconds: self.maxAge)
+    }
+
+    private static func cacheControl(seconds: Int64) -> String {
+        seconds > 0 ? "public, max-age=\(seconds)" : "no-cache"
+    }
+
+    /// `Cache-Control` for an answer of this cacheability: `no-store`, or the server's max-age, shortened to what the
+    /// answer allows (whole seconds, rounded down).
+    func cacheControl(for cacheability: Cacheability) -> String {
+        guard cacheability.allowsStoring else { return Self.noStore }
+        guard let limit = cacheability.maximumAge else { return cacheControl }
+        return Self.cacheControl(seconds: min(maxAge, limit.components.seconds))
     }
 
     /// Answers `request` with what `make` makes, tagged `tag`, or `304` for a client or cache that has it already;
-    /// `make` says whether its answer is reproducible (the only ones tagged and kept).
+    /// `make` says how long its answer may be kept (only answers that may be kept are tagged).
     func answer<Document: ResponseGenerator>(
         _ request: Request,
         context: some RequestContext,
         tag: EntityTag,
-        make: () async throws -> (document: Document, isReproducible: Bool)
+        make: () async throws -> (document: Document, cacheability: Cacheability)
     ) async throws -> Response {
         let condition = IfNoneMatch(request.headers[values: .ifNoneMatch])
-        if condition?.lists(tag) == true { return notModified(tag) }
+        if condition?.lists(tag) == true { return notModified(tag, cacheControl: cacheControl) }
         let made = try await make()
         var response = try made.document.response(from: request, context: context)
-        guard made.isReproducible else {
-            response.headers[.cacheControl] = Self.noStore
+        let control = cacheControl(for: made.cacheability)
+        guard made.cacheability.allowsStoring else {
+            response.headers[.cacheControl] = control
             return response
         }
-        if condition == .any { return notModified(tag) }
+        if condition == .any { return notModified(tag, cacheControl: control) }
         response.headers[.eTag] = tag.header
-        response.headers[.cacheControl] = cacheControl
+        response.headers[.cacheControl] = control
         return response
     }
 
-    /// Answers `request` with what `make` makes, an answer that is always reproducible.
+    /// Answers `request` with what `make` makes, an answer that depends on its tag alone.
     func answer<Document: ResponseGenerator>(
         _ request: Request,
         context: some RequestContext,
         tag: EntityTag,
         make: () async throws -> Document
     ) async throws -> Response {
-        try await answer(request, context: context, tag: tag) { (try await make(), true) }
+        try await answer(request, context: context, tag: tag) { (try await make(), .unlimited) }
     }
 
     /// `304 Not Modified`: the headers a `200` would have had for caching, no body.
-    func notModified(_ tag: EntityTag) -> Response {
+    func notModified(_ tag: EntityTag, cacheControl: String) -> Response {
         Response(status: .notModified, headers: [.eTag: tag.header, .cacheControl: cacheControl])
     }
 }

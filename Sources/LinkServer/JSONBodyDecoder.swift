@@ -1,11 +1,16 @@
 import Foundation
 import Hummingbird
+import LinkResolver
 import NIOCore
 
 /// Decodes a JSON request body for `request.decode(as:context:)`, answering what went wrong in the API's own errors:
 /// a body over the context's `maxUploadSize` is `413 E_BODY_TOO_LARGE`, and a body of the wrong shape is
-/// `400 E_JSON` with the JSON path of the field at fault (`$.urls[3]`) in `error.path`.
+/// `400 E_JSON` with the JSON path of the field at fault (`$.urls[3]`) in `error.path`; a resolve request's field
+/// that does not fit is `400` with its own code (`E_PLATFORM`) and path (`$.platform`).
 struct JSONBodyDecoder: RequestDecoder {
+    /// What the JSON decoder's `userInfo` holds (the server's request defaults for a batch body).
+    var userInfo: [CodingUserInfoKey: any Sendable] = [:]
+
     func decode<T: Decodable>(_ type: T.Type, from request: Request, context: some RequestContext) async throws -> T {
         let body: ByteBuffer
         do {
@@ -17,10 +22,16 @@ struct JSONBodyDecoder: RequestDecoder {
                 "the request body is larger than \(context.maxUploadSize) bytes"
             )
         }
+        let decoder = JSONDecoder()
+        decoder.userInfo = userInfo
         do {
-            return try JSONDecoder().decode(T.self, from: Data(body.readableBytesView))
+            return try decoder.decode(T.self, from: Data(body.readableBytesView))
         } catch let error as DecodingError {
             throw Self.apiError(error)
+        } catch let error as ResolveRequestError {
+            var apiError = APIError(error, naming: "\"\(error.field.stringValue)\"")
+            apiError.path = "$." + error.field.stringValue
+            throw apiError
         }
     }
 

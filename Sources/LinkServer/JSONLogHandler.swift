@@ -4,14 +4,14 @@ import Logging
 import Synchronization
 
 /// How the server writes its log: swift-log's text lines, or one JSON object per line (``JSONLogHandler``).
-public enum LogFormat: String, Sendable, CaseIterable {
+package enum LogFormat: String, Sendable, CaseIterable {
     /// `2026-01-02T03:04:05+0000 info switchyard.server : key=value message` (swift-log's `StreamLogHandler`).
     case text
     /// `{"timestamp", "level", "label", "message", "metadata"}`, one per line.
     case json
 
     /// A handler for `label` in this format at `level` and above, writing to `stream` (standard error by default).
-    public func handler(
+    package func handler(
         label: String,
         level: Logger.Level = .info,
         stream: any TextOutputStream & Sendable = StandardErrorLogStream()
@@ -30,20 +30,20 @@ public enum LogFormat: String, Sendable, CaseIterable {
 /// Writes each log event as one JSON object on one line: `{"timestamp", "level", "label", "message", "metadata"}`,
 /// the timestamp in ISO 8601 with milliseconds (UTC), the metadata (the logger's, its provider's and the event's,
 /// in that order of precedence, the event's winning) as strings, lists and objects, as swift-log gives them.
-public struct JSONLogHandler: LogHandler {
+package struct JSONLogHandler: LogHandler {
     /// The logger's label.
-    public let label: String
+    package let label: String
     /// The lowest level written.
-    public var logLevel: Logger.Level
+    package var logLevel: Logger.Level
     /// The logger's own metadata, written with every event.
-    public var metadata: Logger.Metadata = [:]
+    package var metadata: Logger.Metadata = [:]
     /// Metadata added at each event (task-local values, say).
-    public var metadataProvider: Logger.MetadataProvider?
+    package var metadataProvider: Logger.MetadataProvider?
     /// Where each line goes (in one `write`, with its newline).
     private let stream: any TextOutputStream & Sendable
 
     /// A handler for `label` at `level` and above, writing to `stream` (standard error by default).
-    public init(
+    package init(
         label: String,
         level: Logger.Level = .info,
         metadataProvider: Logger.MetadataProvider? = LoggingSystem.metadataProvider,
@@ -56,14 +56,14 @@ public struct JSONLogHandler: LogHandler {
     }
 
     /// One entry of the logger's own metadata.
-    public subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+    package subscript(metadataKey key: String) -> Logger.Metadata.Value? {
         get { metadata[key] }
         set { metadata[key] = newValue }
     }
 
     /// Writes `event` as one line, with LinkRules' JSON string escaper (``JSONWriter/appendQuoted(_:to:)``): no
     /// encoder is made or run per event, as this runs once per request.
-    public func log(event: LogEvent) {
+    package func log(event: LogEvent) {
         var merged = metadata
         if let provided = metadataProvider?.get() { merged.merge(provided) { _, new in new } }
         if let own = event.metadata { merged.merge(own) { _, new in new } }
@@ -114,14 +114,14 @@ public struct JSONLogHandler: LogHandler {
 
 /// Standard error as a log stream: each `write` (one log line) in one system call, under a lock, so lines from
 /// concurrent requests do not interleave.
-public struct StandardErrorLogStream: TextOutputStream, Sendable {
+package struct StandardErrorLogStream: TextOutputStream, Sendable {
     private static let lock = Mutex(())
 
     /// The stream.
-    public init() {}
+    package init() {}
 
     /// Writes `string` to standard error.
-    public mutating func write(_ string: String) {
+    package mutating func write(_ string: String) {
         Self.lock.withLock { _ in FileHandle.standardError.write(Data(string.utf8)) }
     }
 }

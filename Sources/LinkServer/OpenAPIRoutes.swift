@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import LinkResolver
+import LinkRules
 
 /// `GET /openapi.json`: the OpenAPI 3.1 description of the HTTP API, bundled with the binary
 /// (`Resources/openapi.json`), its `info.version` the server's version; cached as ``HTTPCaching`` says.

@@ -1,4 +1,3 @@
-import AppChooser
 import Hummingbird
 import HummingbirdCore
 import LinkMatching
@@ -7,7 +6,8 @@ import LinkRules
 import WebLinks
 
 /// `GET /v1/resolve`, `POST /v1/resolve` (a batch) and `GET /v1/explain`: links in, resolution documents out, with
-/// the current generation's resolver; the GET answers are cached as ``HTTPCaching`` says.
+/// the current generation's resolver; the GET answers are cached as ``HTTPCaching`` says, from the resolution's own
+/// cache key and cacheability.
 struct ResolveRoutes {
     let store: RuleSetStore
     let configuration: ServerConfiguration
@@ -17,13 +17,14 @@ struct ResolveRoutes {
     var collection: RouteCollection<SwitchyardRequestContext> {
         let routes = RouteCollection(context: SwitchyardRequestContext.self)
         routes.get("resolve") { request, context in
-            try await resolve(request, context: context, try resolveRequest(query: request.uri.queryParameters))
+            try await resolve(request, context: context, try resolveRequest(request, context: context))
         }
         routes.post("resolve") { request, context in
-            try await resolveBatch(try await request.decode(as: BatchRequest.self, context: context))
+            let decoder = JSONBodyDecoder(userInfo: [ResolveRequest.defaultsKey: configuration.requestDefaults])
+            return try await resolveBatch(try await decoder.decode(BatchRequest.self, from: request, context: context))
         }
         routes.get("explain") { request, context in
-            var resolveRequest = try resolveRequest(query: request.uri.queryParameters)
+            var resolveRequest = try resolveRequest(request, context: context)
             resolveRequest.trace = true
             return try await resolve(request, context: context, resolveRequest)
         }
@@ -31,8 +32,9 @@ struct ResolveRoutes {
     }
 
     /// Resolves the `url` query parameter; refusals carry the right status (`414` for a link over the limit). The
-    /// answer's entity tag is made from the rules' identity and the normalised request (``cacheKey(_:input:)``), so
-    /// a conditional request that has the answer already is answered `304` without resolving.
+    /// answer's entity tag is made from the resolution's ``CacheKey`` (the rules, each stage's identity, the request
+    /// and the input), known before resolving, so a conditional request that has the answer already is answered
+    /// `304` without resolving; its `Cache-Control` from the resolution's ``Cacheability``.
     func resolve(
         _ request: Request,
         context: some RequestContext,
@@ -48,43 +50,15 @@ struct ResolveRoutes {
         } catch {
             throw APIError(error.code == .tooLong ? .uriTooLong : .badRequest, error.code.rawValue, error.message)
         }
-        let generation = store.current
-        // Remembered site choices change the document: the tag names the choices store's revision too.
-        let choices = configuration.choices.map { "choices:" + ($0.revision() ?? "unreadable") }
-        let tag = EntityTag(
-            [generation.identity] + cacheKey(resolveRequest, input: input) + (choices.map { [$0] } ?? [])
-        )
-        return try await caching.answer(request, context: context, tag: tag) {
-            let outcome = await generation.resolver.outcome(link, input: input, resolveRequest)
-            var resolution = outcome.resolution
-            configuration.applySiteChoices(to: &resolution, rules: generation.resolver.rules, resolveRequest)
-            let readable = !resolution.notices.contains { $0.code == ChoicesStore.choicesUnreadable }
-            return (resolution, outcome.isReproducible && readable)
+        let resolver = store.current.resolver
+        let key = resolver.cacheKey(for: input, resolveRequest)
+        return try await caching.answer(request, context: context, tag: EntityTag(key.parts)) {
+            let outcome = await resolver.outcome(link, input: input, resolveRequest, key: key)
+            return (outcome.resolution, outcome.cacheability)
         }
     }
 
-    /// Everything of a request that its resolution document is made from, besides the rules: the input as given
-    /// (the document repeats it), the installed apps and the platform in their canonical forms, the source app (the
-    /// user layer's `when` entries match it), whether a trace is
-    /// made, and whether the server may fetch (offline, a script that needs the network reports it; online, it is
-    /// not reproducible).
-    func cacheKey(_ request: ResolveRequest, input: String) -> [String] {
-        [
-            input,
-            request.installed.map { "only:" + $0.schemes.sorted().joined(separator: ",") } ?? "all",
-            request.platform?.rawValue ?? "any",
-            request.trace ? "trace" : "no trace",
-            request.sourceApp.map { "source:" + $0 } ?? "no source",
-            configuration.cleaning.map { cleaning in
-                guard request.cleansLinks else { return "no clean" }
-                return "clean:" + cleaning.identity + (request.allowsReferralMarketing ? ":referral" : "")
-            } ?? "no catalog",
-            configuration.networkEnabled ? "online" : "offline",
-        ]
-    }
-
-    /// `{"urls": [...], "installed"?: [...], "platform"?: "phone"|"pad"}` → `{"results": [...]}`, one per link, in
-    /// order.
+    /// `{"urls": [...], ...the request's fields}` → `{"results": [...]}`, one per link, in order.
     func resolveBatch(_ batch: BatchRequest) async throws -> BatchResponse {
         guard batch.urls.count <= configuration.maximumBatchSize else {
             throw APIError(
@@ -93,85 +67,71 @@ struct ResolveRoutes {
                 "the batch has \(batch.urls.count) links, more than \(configuration.maximumBatchSize)"
             )
         }
-        let resolveRequest = try resolveRequest(
-            installed: batch.installed.map(InstalledApps.init),
-            platform: batch.platform,
-            sourceApp: batch.source,
-            clean: batch.clean
-        )
         var results: [BatchResult] = []
-        let resolver = store.current.resolver
-        await resolver.resolve(each: batch.urls, resolveRequest) { result in
-            guard case .resolved(var resolution) = result else { return results.append(result) }
-            configuration.applySiteChoices(to: &resolution, rules: resolver.rules, resolveRequest)
-            results.append(.resolved(resolution))
-        }
+        await store.current.resolver.resolve(each: batch.urls, limited(batch.request)) { results.append($0) }
         return BatchResponse(results: results)
     }
 
-    /// The query's `installed`, `platform` and `source` (the app the link came from) as a resolve request.
-    func resolveRequest(query: FlatDictionary<Substring, Substring>) throws -> ResolveRequest {
-        try resolveRequest(
-            installed: query["installed"].map { InstalledApps(list: String($0)) },
-            platform: query["platform"].map(String.init),
-            sourceApp: query["source"].map(String.init),
-            clean: try query["clean"].map { value throws(APIError) in
-                switch value {
-                case "true": return true
-                case "false": return false
-                default: throw APIError(.badRequest, "E_CLEAN", "clean= takes true or false")
-                }
-            }
-        )
-    }
-
-    /// A resolve request with the server's budget and link limit; an unknown platform is `400 E_PLATFORM`, a
-    /// source that is not a bundle identifier `400 E_SOURCE_APP`.
-    func resolveRequest(
-        installed: InstalledApps?,
-        platform: String?,
-        sourceApp: String? = nil,
-        clean: Bool? = nil
-    ) throws
-        -> ResolveRequest
-    {
-        if let sourceApp, !SourceAppPattern.isSourceApp(sourceApp) {
+    /// The query string as a resolve request, from the server's defaults (``ServerConfiguration/requestDefaults``):
+    /// a field that does not fit is `400` with its code (`E_PLATFORM`, `E_SOURCE_APP`, `E_CLEAN`, …).
+    func resolveRequest(_ request: Request, context: some RequestContext) throws -> ResolveRequest {
+        let decoder = URLEncodedFormDecoder(userInfo: [
+            ResolveRequest.defaultsKey: configuration.requestDefaults, ResolveRequest.textFieldsKey: true,
+        ])
+        do {
+            return limited(try decoder.decode(ResolveRequest.self, from: request.uri.query ?? ""))
+        } catch let error as ResolveRequestError {
+            throw APIError(error, naming: error.field.stringValue + "=")
+        } catch let error as DecodingError {
+            let name = Self.codingPath(of: error).first?.stringValue
             throw APIError(
                 .badRequest,
-                "E_SOURCE_APP",
-                "source= takes the bundle identifier of the app the link came from, such as com.tinyspeck.chatlyio"
+                "E_QUERY",
+                name.map { "\($0)= takes one value, as text" } ?? "the query string cannot be read as a resolve request"
             )
         }
-        let parsedPlatform: Platform?
-        do {
-            parsedPlatform = try platform.map { text throws(PlatformError) in try Platform(parsing: text) }
-        } catch {
-            throw APIError(.badRequest, "E_PLATFORM", error.description)
+    }
+
+    /// Where a decoding error happened.
+    static func codingPath(of error: DecodingError) -> [any CodingKey] {
+        switch error {
+        case .typeMismatch(_, let context), .valueNotFound(_, let context), .dataCorrupted(let context):
+            context.codingPath
+        case .keyNotFound(let key, let context): context.codingPath + [key]
+        @unknown default: []
         }
-        var request = ResolveRequest(
-            match: MatchOptions(installed: installed, platform: parsedPlatform),
-            timeLimit: configuration.scriptBudget,
-            maximumLinkLength: configuration.maximumLinkLength
-        )
-        request.sourceApp = sourceApp
-        request.cleansLinks = clean ?? true
-        request.allowsReferralMarketing = configuration.cleaning?.allowsReferralMarketing ?? false
+    }
+
+    /// `request` within the server's limits: a client may ask for a shorter time or link limit, never a longer one.
+    func limited(_ request: ResolveRequest) -> ResolveRequest {
+        var request = request
+        request.timeLimit = min(request.timeLimit, configuration.timeLimit)
+        request.maximumLinkLength = min(request.maximumLinkLength, configuration.maximumLinkLength)
         return request
     }
 }
 
-/// The body of `POST /v1/resolve`.
+/// The body of `POST /v1/resolve`: the links, and the request's fields beside them (`installed` as a list).
 struct BatchRequest: Decodable {
     var urls: [String]
-    var installed: [String]?
-    var platform: String?
-    /// The app the links came from (a bundle identifier), for the user layer's `when` entries.
-    var source: String?
-    /// Whether the links are cleaned first (default true, when the server has a catalog).
-    var clean: Bool?
+    var request: ResolveRequest
+
+    private enum CodingKeys: String, CodingKey { case urls }
+
+    init(from decoder: any Decoder) throws {
+        urls = try decoder.container(keyedBy: CodingKeys.self).decode([String].self, forKey: .urls)
+        request = try ResolveRequest(from: decoder)
+    }
 }
 
 /// The answer to `POST /v1/resolve`: one result per link, in order.
 struct BatchResponse: ResponseEncodable {
     var results: [BatchResult]
+}
+
+extension APIError {
+    /// A request field that does not fit, named as the client wrote it (`platform=`, `"platform"`).
+    init(_ error: ResolveRequestError, naming name: String) {
+        self.init(.badRequest, error.code, error.message(naming: name))
+    }
 }

@@ -7,23 +7,24 @@ import Synchronization
 
 /// The rules a server answers with, swapped atomically on reload: a request sees one whole generation, old or new,
 /// never a mix, and a reload never waits for requests (nor they for it).
-public final class RuleSetStore: Sendable {
+package final class RuleSetStore: Sendable {
     /// One accepted rule set, with everything made from it once: its resolver (scripts compiled) and the run of its
     /// own tests.
-    public struct Generation: Sendable {
+    package struct Generation: Sendable {
         /// 1 for the initial rules, one more per accepted reload.
-        public let number: Int
+        package let number: Int
         /// The resolver over these rules.
-        public let resolver: Resolver
+        package let resolver: Resolver
         /// The manifest's own tests with their scripts (and the user layer's, under `userLayer`), run by the
         /// resolver's engine once, when first asked for.
-        public let tests: RuleTestRun
+        package let tests: RuleTestRun
         /// When the rules were accepted.
-        public let loadedAt: Date
-        /// What identifies these rules in any process: the manifest's ``RuleSetStore/identity(of:)``, combined with
-        /// the user layer's bytes when one is applied. The HTTP API's entity tags are made from it, so that replicas
-        /// serving the same manifest and layer agree on them, and a reload that changes either changes them.
-        public let identity: String
+        package let loadedAt: Date
+        /// What identifies these rules in any process (the resolver's `rulesIdentity`): the manifest's
+        /// ``RuleSetStore/identity(of:)``, combined with the user layer's bytes when one is applied
+        /// (``RuleSetStore/identity(manifest:userLayer:)``). The HTTP API's entity tags are made from it, so that
+        /// replicas serving the same manifest and layer agree on them, and a reload that changes either changes them.
+        package let identity: String
         /// The manifest's own identity (``RuleSetStore/identity(of:)``), kept when only the user layer changes.
         let manifestIdentity: String
 
@@ -31,13 +32,13 @@ public final class RuleSetStore: Sendable {
             self.number = number
             self.resolver = resolver
             self.manifestIdentity = manifestIdentity
-            identity = RuleSetStore.identity(manifest: manifestIdentity, userLayer: resolver.rules.userLayer?.loaded)
+            identity = resolver.rulesIdentity
             tests = RuleTestRun(RuleTestRunner(resolver: resolver, timeLimit: testTimeLimit))
             loadedAt = Date()
         }
 
         /// The rules.
-        public var rules: RuleSet { resolver.rules }
+        package var rules: RuleSet { resolver.rules }
     }
 
     private struct State {
@@ -52,8 +53,10 @@ public final class RuleSetStore: Sendable {
     let testTimeLimit: Duration
 
     /// Starts with a rule set that has already been accepted, its manifest identified by `identity`
-    /// (``identity(of:)``); each of its tests with a script may run for `testTimeLimit` (a resolution's time limit).
-    public init(
+    /// (``identity(of:)``): the resolver is `resolver` over the same rules with the generation's identity, and every
+    /// later generation is made from it (its engine, network and stages) with other rules. Each of its tests with a
+    /// script may run for `testTimeLimit` (a resolution's time limit).
+    package init(
         _ resolver: Resolver,
         identity: String,
         fileSignature: FileSignature? = nil,
@@ -61,7 +64,15 @@ public final class RuleSetStore: Sendable {
         testTimeLimit: Duration = .seconds(15)
     ) {
         self.testTimeLimit = testTimeLimit
-        let first = Generation(number: 1, resolver: resolver, manifestIdentity: identity, testTimeLimit: testTimeLimit)
+        let first = Generation(
+            number: 1,
+            resolver: resolver.replacingRules(
+                resolver.rules,
+                identity: Self.identity(manifest: identity, userLayer: resolver.rules.userLayer?.loaded)
+            ),
+            manifestIdentity: identity,
+            testTimeLimit: testTimeLimit
+        )
         state = Mutex(
             State(
                 current: first,
@@ -73,29 +84,32 @@ public final class RuleSetStore: Sendable {
     }
 
     /// The current generation.
-    public var current: Generation { state.withLock { $0.current } }
+    package var current: Generation { state.withLock { $0.current } }
 
     /// The current rule set.
-    public var rules: RuleSet { current.rules }
+    package var rules: RuleSet { current.rules }
 
     /// How many rule sets have been accepted (1 for the initial one).
-    public var generation: Int { current.number }
+    package var generation: Int { current.number }
 
     /// Why the last reload was refused, if it was.
-    public var lastRejection: String? { state.withLock { $0.lastRejection } }
+    package var lastRejection: String? { state.withLock { $0.lastRejection } }
 
     /// The signature of the file the current rules came from.
-    public var fileSignature: FileSignature? { state.withLock { $0.fileSignature } }
+    package var fileSignature: FileSignature? { state.withLock { $0.fileSignature } }
 
     /// The signature of the user layer file the current rules have over them.
-    public var userLayerSignature: FileSignature? { state.withLock { $0.userLayerSignature } }
+    package var userLayerSignature: FileSignature? { state.withLock { $0.userLayerSignature } }
 
     /// Installs a new rule set, its manifest identified by `identity` (``identity(of:)``), as the next generation.
-    public func replace(with resolver: Resolver, identity: String, fileSignature: FileSignature?) {
+    package func replace(with rules: RuleSet, identity: String, fileSignature: FileSignature?) {
         state.withLock {
             $0.current = Generation(
                 number: $0.current.number + 1,
-                resolver: resolver,
+                resolver: $0.current.resolver.replacingRules(
+                    rules,
+                    identity: Self.identity(manifest: identity, userLayer: rules.userLayer?.loaded)
+                ),
                 manifestIdentity: identity,
                 testTimeLimit: testTimeLimit
             )
@@ -106,11 +120,14 @@ public final class RuleSetStore: Sendable {
 
     /// Installs rules with a new user layer over the same manifest as the next generation (the manifest's identity
     /// and file signature stay).
-    public func replace(with resolver: Resolver, userLayerSignature: FileSignature?) {
+    package func replace(with rules: RuleSet, userLayerSignature: FileSignature?) {
         state.withLock {
             $0.current = Generation(
                 number: $0.current.number + 1,
-                resolver: resolver,
+                resolver: $0.current.resolver.replacingRules(
+                    rules,
+                    identity: Self.identity(manifest: $0.current.manifestIdentity, userLayer: rules.userLayer?.loaded)
+                ),
                 manifestIdentity: $0.current.manifestIdentity,
                 testTimeLimit: testTimeLimit
             )
@@ -121,7 +138,7 @@ public final class RuleSetStore: Sendable {
 
     /// The SHA-256 (hex) of the manifest's name and bytes: the same for the same file in any process, different for
     /// any other content (every document made from the rules is made from these two, and nothing else of the file).
-    public static func identity(of loaded: LoadedRules) -> String {
+    package static func identity(of loaded: LoadedRules) -> String {
         var hash = SHA256()
         hash.update(data: Array((loaded.rules.file ?? "").utf8) + [0])
         hash.update(data: loaded.source)
@@ -138,7 +155,7 @@ public final class RuleSetStore: Sendable {
     }
 
     /// Records a refused user layer; the current rules (and their layer) stay.
-    public func recordUserLayerRejection(_ reason: String, signature: FileSignature?) {
+    package func recordUserLayerRejection(_ reason: String, signature: FileSignature?) {
         state.withLock {
             $0.lastRejection = reason
             // A layer file that is gone has no signature: kept as such, so it is not refused again on every check.
@@ -147,7 +164,7 @@ public final class RuleSetStore: Sendable {
     }
 
     /// Records a refused reload; the current rules stay.
-    public func recordRejection(_ reason: String, fileSignature: FileSignature?) {
+    package func recordRejection(_ reason: String, fileSignature: FileSignature?) {
         state.withLock {
             $0.lastRejection = reason
             if let fileSignature { $0.fileSignature = fileSignature }
@@ -156,17 +173,17 @@ public final class RuleSetStore: Sendable {
 }
 
 /// One run of a rule set's own tests, started by the first caller and shared by every caller after it.
-public final class RuleTestRun: Sendable {
+package final class RuleTestRun: Sendable {
     private let runner: RuleTestRunner
     private let task = Mutex<Task<RuleTestReport, Never>?>(nil)
 
     /// A run of `runner`'s cases, not started yet.
-    public init(_ runner: RuleTestRunner) {
+    package init(_ runner: RuleTestRunner) {
         self.runner = runner
     }
 
     /// The report: the run starts on the first call; later calls wait for the same run.
-    public func report() async -> RuleTestReport {
+    package func report() async -> RuleTestReport {
         let runner = runner
         let run = task.withLock { task in
             if let task { return task }
@@ -179,14 +196,14 @@ public final class RuleTestRun: Sendable {
 }
 
 /// What identifies a version of a file without reading it: size and modification time.
-public struct FileSignature: Sendable, Equatable {
+package struct FileSignature: Sendable, Equatable {
     /// The size in bytes.
-    public var size: Int
+    package var size: Int
     /// The modification time.
-    public var modified: Date
+    package var modified: Date
 
     /// The signature of the file at `path`, if it exists.
-    public static func of(_ path: String) -> FileSignature? {
+    package static func of(_ path: String) -> FileSignature? {
         guard let attributes = try? FileManager.default.attributesOfItem(atPath: path),
             let size = attributes[.size] as? Int, let modified = attributes[.modificationDate] as? Date
         else { return nil }

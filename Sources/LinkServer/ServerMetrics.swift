@@ -8,9 +8,9 @@ import Prometheus
 /// `switchyard_requests_total{route,status}`, `switchyard_request_duration_seconds{route}` (a histogram),
 /// `switchyard_rule_reloads_total{outcome}`, `switchyard_rule_set_generation`, and one
 /// `switchyard_connections_refused_<reason>_total` counter per ``ConnectionRefusal``.
-public final class ServerMetrics: Sendable {
+package final class ServerMetrics: Sendable {
     /// The registry every metric of this server lives in.
-    public let registry = PrometheusCollectorRegistry()
+    package let registry = PrometheusCollectorRegistry()
     private let generation: Gauge
 
     /// Upper bounds of the latency buckets.
@@ -21,13 +21,13 @@ public final class ServerMetrics: Sendable {
     ]
 
     /// Creates the metrics, with the reload counters at zero.
-    public init() {
+    package init() {
         generation = registry.makeGauge(descriptor: Self.generationName)
         for outcome in ReloadOutcome.allCases { _ = reloadCounter(outcome) }
     }
 
     /// The Prometheus text exposition.
-    public func exposition() -> [UInt8] {
+    package func exposition() -> [UInt8] {
         var bytes: [UInt8] = []
         registry.emit(into: &bytes)
         return bytes

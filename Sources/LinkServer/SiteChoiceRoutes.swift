@@ -102,10 +102,3 @@ struct SiteChoiceRequest: Decodable {
     var app: String
     var includeSubdomains: Bool?
 }
-
-extension ServerConfiguration {
-    /// Applies the store's site choices, when the server has a store, to a resolution made for `request`.
-    func applySiteChoices(to resolution: inout Resolution, rules: RuleSet, _ request: ResolveRequest) {
-        choices?.applyRememberedSite(to: &resolution, rules: rules, installed: request.match.installed)
-    }
-}

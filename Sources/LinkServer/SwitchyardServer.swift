@@ -9,17 +9,17 @@ import LinkRules
 import Logging
 
 /// `switchyard serve`: the HTTP API and playground over one rule set that reloads without dropping requests.
-public struct SwitchyardServer: Sendable {
+package struct SwitchyardServer: Sendable {
     /// How the server runs.
-    public let configuration: ServerConfiguration
+    package let configuration: ServerConfiguration
     /// The rules it answers with.
-    public let store: RuleSetStore
+    package let store: RuleSetStore
     /// Its metrics.
-    public let metrics: ServerMetrics
+    package let metrics: ServerMetrics
     /// Its fetcher, script engine and short-link cache.
-    public let network: ServerNetwork
+    package let network: ServerNetwork
     /// The app chooser's catalog (bundled data), for `/v1/choose`.
-    public let catalog: AppCatalog
+    package let catalog: AppCatalog
     /// Loads and vets the rules (a URL through the download cache).
     let loader: RuleSetLoader
     /// Open connections, bounded by the configuration's ``ConnectionLimits``.
@@ -30,7 +30,7 @@ public struct SwitchyardServer: Sendable {
     ///
     /// - Parameter logger: Where the server logs (requests, reloads); by default a logger through the logging
     ///   system, or in the configuration's ``ServerConfiguration/logFormat`` when it sets one.
-    public init(
+    package init(
         configuration: ServerConfiguration,
         logger: Logger? = nil
     ) async throws(RuleSetLoadError) {
@@ -59,18 +59,14 @@ public struct SwitchyardServer: Sendable {
             rules = try loader.apply(userLayer: path, over: rules)
         }
         metrics = ServerMetrics()
-        network = ServerNetwork(
-            fetcher: fetcher,
-            maximumScriptRequests: configuration.maximumScriptRequests,
-            cleaner: configuration.cleaning?.cleaner
-        )
+        network = ServerNetwork(fetcher: fetcher, maximumScriptRequests: configuration.maximumScriptRequests)
         catalog = (try? AppCatalog.bundled()) ?? AppCatalog()
         store = RuleSetStore(
-            network.resolver(for: rules),
+            network.resolver(for: rules, stages: configuration.stages),
             identity: RuleSetStore.identity(of: loaded),
             fileSignature: Self.signature(of: configuration.manifest),
             userLayerSignature: configuration.userLayer.flatMap(FileSignature.of),
-            testTimeLimit: configuration.scriptBudget
+            testTimeLimit: configuration.timeLimit
         )
         metrics.recordGeneration(store.generation)
         self.logger.info(
@@ -87,7 +83,7 @@ public struct SwitchyardServer: Sendable {
     ///     handler is process-wide, so in-process tests that run several applications leave it off;
     ///     ``run(onServerRunning:)`` turns it on.
     ///   - onServerRunning: Called with the port once the server listens.
-    public func application(
+    package func application(
         reloadsOnHangUp: Bool = false,
         onServerRunning: (@Sendable (Int) async -> Void)? = nil
     ) async -> some ApplicationProtocol {
@@ -96,7 +92,7 @@ public struct SwitchyardServer: Sendable {
 
     /// Runs until SIGINT/SIGTERM (graceful shutdown: in-flight requests finish, then the reloader stops), reloading
     /// the rules on SIGHUP and when the manifest changes.
-    public func run(onServerRunning: (@Sendable (Int) async -> Void)? = nil) async throws {
+    package func run(onServerRunning: (@Sendable (Int) async -> Void)? = nil) async throws {
         try await application(reloadsOnHangUp: true, onServerRunning: onServerRunning).runService()
     }
 
@@ -133,7 +129,7 @@ public struct SwitchyardServer: Sendable {
     /// own deterministic tests is refused and the current rules keep serving; a user layer with errors is refused
     /// and the previous layer keeps serving.
     @discardableResult
-    public func reload(reason: String) async -> Bool {
+    package func reload(reason: String) async -> Bool {
         let manifestAccepted = await reloadManifest(reason: reason)
         guard configuration.userLayer != nil else { return manifestAccepted }
         return reloadUserLayer(reason: reason) && manifestAccepted
@@ -151,7 +147,7 @@ public struct SwitchyardServer: Sendable {
                 logUserLayer(rules.userLayer)
             }
             store.replace(
-                with: network.resolver(for: rules),
+                with: rules,
                 identity: RuleSetStore.identity(of: loaded),
                 fileSignature: signature
             )
@@ -178,7 +174,7 @@ public struct SwitchyardServer: Sendable {
         let signature = FileSignature.of(path)
         do {
             let rules = try loader.apply(userLayer: path, over: store.rules.withoutUserLayer)
-            store.replace(with: network.resolver(for: rules), userLayerSignature: signature)
+            store.replace(with: rules, userLayerSignature: signature)
             metrics.recordReload(.accepted)
             metrics.recordGeneration(store.generation)
             logger.info("user layer reloaded", metadata: ["reason": "\(reason)", "generation": "\(store.generation)"])

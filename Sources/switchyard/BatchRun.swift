@@ -1,4 +1,3 @@
-import AppChooser
 import Foundation
 import LinkMatching
 import LinkResolver
@@ -23,12 +22,11 @@ enum BatchRun {
         var everyLineFailed: Bool { links > 0 && refused == links }
     }
 
-    /// Resolves every line of `lines` and writes its result, with the site choices of `choices` applied.
+    /// Resolves every line of `lines` and writes its result.
     static func resolve(
         _ lines: BatchLines,
         resolver: Resolver,
-        request: ResolveRequest,
-        choices: ChoicesStore? = nil
+        request: ResolveRequest
     ) async throws(CommandFailure) -> Outcome {
         var lines = lines
         let output = CommandOutput.current
@@ -36,18 +34,10 @@ enum BatchRun {
         var number = 0
         while let line = try lines.next() {
             number += 1
-            var result: BatchResult
+            let result: BatchResult
             switch line {
             case .text(let text):
                 result = echoed(await resolver.batchResult(for: text, request))
-                if let choices, case .resolved(var resolution) = result {
-                    choices.applyRememberedSite(
-                        to: &resolution,
-                        rules: resolver.rules,
-                        installed: request.match.installed
-                    )
-                    result = .resolved(resolution)
-                }
             case .overlong(let prefix, let byteCount):
                 result = .refused(
                     input: echo(prefix, byteCount: byteCount),

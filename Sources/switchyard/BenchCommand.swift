@@ -1,4 +1,5 @@
 import ArgumentParser
+import BundledRules
 import CleaningBenchmarks
 import Foundation
 import LinkCleaning

@@ -54,16 +54,30 @@ struct CleanCommand: AsyncParsableCommand {
 
     /// Where `--update` keeps the catalog and its hash (`$XDG_CACHE_HOME/switchyard/clearurls`).
     static var cacheDirectory: URL { UserDirectories.current.cache.appendingPathComponent("switchyard/clearurls") }
-    static var savedCatalog: URL { cacheDirectory.appendingPathComponent("data.min.json") }
-    static var savedHash: URL { cacheDirectory.appendingPathComponent("rules.min.hash") }
+
+    /// The catalog store in ``cacheDirectory``, downloading through `network`'s fetcher (nil or `--offline`: from the
+    /// download cache only).
+    static func store(network: NetworkOptions?) throws(CommandFailure) -> CleaningCatalogStore {
+        store(fetcher: try network?.fetcher(onlineByDefault: true))
+    }
+
+    /// The catalog store in ``cacheDirectory``, downloading through `fetcher` (nil: from the download cache only).
+    static func store(fetcher: (any LinkFetching)?) -> CleaningCatalogStore {
+        CleaningCatalogStore(directory: cacheDirectory, fetcher: fetcher)
+    }
 
     func run() async throws {
         let output = CommandOutput.current
-        let loaded = try await Self.loadCatalog(rules: rules, hash: hash, update: update, network: network)
+        let loaded = try await Self.loadCatalog(
+            rules: rules,
+            hash: hash,
+            update: update,
+            store: Self.store(network: network)
+        )
         if update {
             try save(loaded)
             output.printError(
-                "\(Self.savedCatalog.path): \(loaded.catalog.providers.count) providers saved\(loaded.verified ? ", SHA-256 verified" : "")"
+                "\(Self.store(fetcher: nil).savedCatalog.path): \(loaded.catalog.providers.count) providers saved\(loaded.verified ? ", SHA-256 verified" : "")"
             )
         }
         guard !links.isEmpty else { return }
@@ -101,44 +115,34 @@ struct CleanCommand: AsyncParsableCommand {
         if result.steps.isEmpty && !result.skipped { output.print("  nothing to remove") }
     }
 
-    /// Loads the catalog `rules` names (a file or URL; with `update`, the official URL by default; without either,
-    /// the copy `--update` saved), checked against `hash` (or the saved or official one); prints its warnings and
-    /// refused regexes on stderr. The one way `clean`, `resolve`, `explain` and `serve` get a catalog.
+    /// Loads the catalog `rules` names through ``CleaningCatalogStore`` (with `update`, the official URL by default;
+    /// without either, the copy `--update` saved), checked against `hash` (or the saved or official one); prints its
+    /// warnings and refused regexes on stderr. How `clean`, `resolve`, `explain` and `serve` get a catalog.
     static func loadCatalog(
         rules: String?,
         hash: String?,
         update: Bool = false,
-        network: NetworkOptions
+        store: CleaningCatalogStore
     ) async throws(CommandFailure) -> LoadedCleaningCatalog {
-        var source = rules.map(CleaningCatalogSource.init(argument:))
-        var hashSource = hash.map(CleaningCatalogSource.init(argument:))
-        if source == nil && update { source = .url(CleaningCatalogLoader.officialCatalogURL) }
-        if source == nil {
-            guard FileManager.default.fileExists(atPath: Self.savedCatalog.path) else {
-                throw CommandFailure(
-                    message:
-                        "error: no cleaning catalog: pass --rules PATH|URL, or download ClearURLs' catalog once with 'switchyard clean --update' (saved in \(Self.cacheDirectory.path))"
-                )
-            }
-            source = .file(Self.savedCatalog.path)
-            if hashSource == nil, FileManager.default.fileExists(atPath: Self.savedHash.path) {
-                hashSource = .file(Self.savedHash.path)
-            }
-        }
-        guard let source else { throw CommandFailure(message: "error: no cleaning catalog") }
-        var downloader: CachedDownloader?
-        if case .url = source, network.offline && !update {
-            downloader = CachedDownloader(fetcher: OfflineFetcher(), directory: Self.cacheDirectory)
-        } else if let fetcher = try network.fetcher(onlineByDefault: true) {
-            downloader = CachedDownloader(fetcher: fetcher, directory: Self.cacheDirectory)
-        }
+        let source = rules.map(CleaningCatalogSource.init(argument:))
         let loaded: LoadedCleaningCatalog
         do {
-            loaded = try await CleaningCatalogLoader(downloader: downloader).load(source, hash: hashSource)
+            loaded = try await store.load(
+                rules: source,
+                hash: hash.map(CleaningCatalogSource.init(argument:)),
+                update: update
+            )
         } catch {
+            if error == CleaningCatalogStore.noCatalog {
+                throw CommandFailure(
+                    message:
+                        "error: no cleaning catalog: pass --rules PATH|URL, or download ClearURLs' catalog once with 'switchyard clean --update' (saved in \(cacheDirectory.path))"
+                )
+            }
             for diagnostic in error.diagnostics { CommandOutput.current.printError(diagnostic.description) }
             let message = error.diagnostics.isEmpty ? error.message : "the cleaning catalog cannot be used"
-            throw CommandFailure(message: message.contains(": error: ") ? message : "\(source): error: \(message)")
+            let name = source?.description ?? store.savedCatalog.path
+            throw CommandFailure(message: message.contains(": error: ") ? message : "\(name): error: \(message)")
         }
         let output = CommandOutput.current
         for warning in loaded.warnings { output.printError("warning: \(warning)") }
@@ -148,6 +152,7 @@ struct CleanCommand: AsyncParsableCommand {
 
     /// Keeps the verified catalog and its hash where a later `clean` without --rules finds them.
     private func save(_ loaded: LoadedCleaningCatalog) throws(CommandFailure) {
+        let store = Self.store(fetcher: nil)
         do {
             try FileManager.default.createDirectory(at: Self.cacheDirectory, withIntermediateDirectories: true)
         } catch {
@@ -156,8 +161,8 @@ struct CleanCommand: AsyncParsableCommand {
                     "\(Self.cacheDirectory.path): error: cannot create the folder: \(OutputFile.reason(for: error))"
             )
         }
-        try OutputFile.write(String(decoding: loaded.data, as: UTF8.self), to: Self.savedCatalog.path)
-        try OutputFile.write(CleaningCatalog.sha256Hex(loaded.data) + "\n", to: Self.savedHash.path)
+        try OutputFile.write(String(decoding: loaded.data, as: UTF8.self), to: store.savedCatalog.path)
+        try OutputFile.write(CleaningCatalog.sha256Hex(loaded.data) + "\n", to: store.savedHash.path)
     }
 }
 

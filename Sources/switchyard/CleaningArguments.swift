@@ -28,18 +28,16 @@ struct CleaningArguments: ParsableArguments {
         }
     }
 
-    /// The catalog to clean with, or nil when cleaning is off or no catalog is at hand; a catalog that cannot be
-    /// used stops the command (status 2) with its located errors.
-    func catalog(network: NetworkOptions) async throws(CommandFailure) -> LoadedCleaningCatalog? {
+    /// The catalog to clean with, from `store`, or nil when cleaning is off or no catalog is at hand; a catalog that
+    /// cannot be used stops the command (status 2) with its located errors.
+    func catalog(store: CleaningCatalogStore) async throws(CommandFailure) -> LoadedCleaningCatalog? {
         guard !noClean else { return nil }
-        guard cleanRules != nil || FileManager.default.fileExists(atPath: CleanCommand.savedCatalog.path) else {
-            return nil
-        }
-        return try await CleanCommand.loadCatalog(rules: cleanRules, hash: nil, network: network)
+        guard cleanRules != nil || store.hasSavedCatalog else { return nil }
+        return try await CleanCommand.loadCatalog(rules: cleanRules, hash: nil, store: store)
     }
 
-    /// The compiled ``catalog(network:)``.
+    /// The compiled ``catalog(store:)``, downloaded through `network` when it is a URL.
     func cleaner(network: NetworkOptions) async throws(CommandFailure) -> LinkCleaner? {
-        try await catalog(network: network).map { LinkCleaner(catalog: $0.catalog) }
+        try await catalog(store: CleanCommand.store(network: network)).map { LinkCleaner(catalog: $0.catalog) }
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import LinkResolver
+import LinkRules
 
 /// Where a command's output goes: the process's standard output and standard error, or buffers when a test runs a
 /// command in process.

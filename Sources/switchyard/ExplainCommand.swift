@@ -1,4 +1,3 @@
-import AppChooser
 import ArgumentParser
 import Foundation
 import LinkMatching
@@ -17,12 +16,7 @@ struct ExplainCommand: AsyncParsableCommand {
     @Argument(help: "The link to explain.")
     var url: String
 
-    @OptionGroup var manifestOptions: ManifestOptions
-
-    @OptionGroup var choices: ChoicesOptions
-    @OptionGroup(title: "Your own rules") var userLayerOptions: UserLayerOptions
-
-    @OptionGroup(title: "Cleaning (ClearURLs' catalog)") var cleaning: CleaningArguments
+    @OptionGroup var options: ResolutionOptions
 
     @Flag(help: "Also list the actions the prefilter ruled out.")
     var all = false
@@ -30,32 +24,15 @@ struct ExplainCommand: AsyncParsableCommand {
     @Flag(help: "Print one JSON object: the resolution document with its trace.")
     var json = false
 
-    @Flag(help: "List script openings without running their scripts.")
-    var noScripts = false
-
-    @OptionGroup(
-        title: "Network (on by default, as for resolve: scripts, short-link unwrapping and header lookups may fetch)"
-    )
-    var network: NetworkOptions
-
     func run() async throws {
-        let rules = try userLayerOptions.apply(over: await manifestOptions.loadRules(network: network))
-        let resolver = try network.resolver(
-            for: rules,
-            runsScripts: !noScripts,
-            cleaner: try await cleaning.cleaner(network: network)
-        )
-        let store = try choices.open()
-        var resolution: Resolution
-        var request = network.request(runsScripts: !noScripts, trace: true)
-        request.sourceApp = userLayerOptions.sourceApp
-        request.allowsReferralMarketing = cleaning.allowReferralMarketing
+        let resolver = try await options.resolver(runsScripts: !options.listing.noScripts)
+        let request = try options.request(trace: true)
+        let resolution: Resolution
         do {
             resolution = try await resolver.resolve(url, request)
         } catch {
             throw CommandFailure(message: "error: \(error.description)")
         }
-        store?.applyRememberedSite(to: &resolution, rules: rules, installed: nil)
         let output = CommandOutput.current
         output.printNotices(of: resolution)
         if json {

@@ -1,4 +1,5 @@
 import ArgumentParser
+import BundledRules
 import Foundation
 import LinkMatching
 import LinkResolver

@@ -1,6 +1,5 @@
 import ArgumentParser
 import Foundation
-import LinkCleaning
 import LinkFetching
 import LinkFetchingHTTP
 import LinkMatching
@@ -53,7 +52,11 @@ struct NetworkOptions: ParsableArguments {
         if offline && (online || record != nil) {
             throw ValidationError("--offline cannot be combined with --online or --record")
         }
-        guard timeout > 0, timeout <= 600 else { throw ValidationError("--timeout must be between 0 and 600 seconds") }
+        do {
+            _ = try ResolveRequest.timeLimit(seconds: timeout)
+        } catch {
+            throw ValidationError(error.message(naming: "--timeout"))
+        }
     }
 
     /// The safety policy for live requests.
@@ -91,19 +94,19 @@ struct NetworkOptions: ParsableArguments {
         return nil
     }
 
-    /// A resolver over `rules` with this network (online unless told otherwise, as `resolve` and `explain` are):
-    /// scripts run in an engine on the same fetcher, or are listed unrun when `runsScripts` is false.
+    /// A resolver over `rules` with this network (online unless told otherwise, as `resolve` and `explain` are) and
+    /// `stages`: scripts run in an engine on the same fetcher, or are listed unrun when `runsScripts` is false.
     func resolver(
         for rules: RuleSet,
         runsScripts: Bool,
-        cleaner: LinkCleaner? = nil
+        stages: ResolverStages = ResolverStages()
     ) throws(CommandFailure) -> Resolver {
         let fetcher = try fetcher(onlineByDefault: true)
         return Resolver(
             rules: rules,
             engine: runsScripts ? scriptEngine(fetcher: fetcher) : nil,
             fetcher: fetcher,
-            cleaner: cleaner
+            stages: stages
         )
     }
 
@@ -114,21 +117,6 @@ struct NetworkOptions: ParsableArguments {
 
     private func scriptEngine(fetcher: (any LinkFetching)?) -> ScriptEngine {
         ScriptEngine(fetcher: fetcher, maximumSubrequests: scriptRequests.maximum)
-    }
-
-    /// The request for one resolution with these options' time limit (installed apps and platform are the caller's).
-    func request(
-        installed: InstalledApps? = nil,
-        platform: Platform? = nil,
-        runsScripts: Bool,
-        trace: Bool = false
-    ) -> ResolveRequest {
-        ResolveRequest(
-            match: MatchOptions(installed: installed, platform: platform),
-            runsScripts: runsScripts,
-            timeLimit: timeLimit,
-            trace: trace
-        )
     }
 
     /// The fixtures in the `--record` folder (nil when not recording): counted before and after a run, for its

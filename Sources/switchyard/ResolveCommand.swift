@@ -1,4 +1,3 @@
-import AppChooser
 import ArgumentParser
 import Foundation
 import LinkMatching
@@ -25,60 +24,25 @@ struct ResolveCommand: AsyncParsableCommand {
     )
     var batch: String?
 
-    @OptionGroup var manifestOptions: ManifestOptions
-
-    @OptionGroup var choices: ChoicesOptions
-    @OptionGroup(title: "Your own rules") var userLayerOptions: UserLayerOptions
-
-    @OptionGroup(title: "Cleaning (ClearURLs' catalog)") var cleaning: CleaningArguments
-
-    @Option(
-        help: ArgumentHelp(
-            "Only list apps with these URL schemes (comma-separated), as installed on a device.",
-            valueName: "schemes"
-        )
-    )
-    var installed: String?
-
-    @Option(help: ArgumentHelp("Drop apps limited to the other device family.", valueName: "phone|pad"))
-    var platform: Platform?
+    @OptionGroup var options: ResolutionOptions
 
     @Flag(help: "Print one JSON object instead of a table.")
     var json = false
 
-    @Flag(help: "List script openings without running their scripts.")
-    var noScripts = false
-
-    @OptionGroup(title: "Network (on by default: scripts, short-link unwrapping and header lookups may fetch)")
-    var network: NetworkOptions
-
     func run() async throws {
-        let rules = try userLayerOptions.apply(over: await manifestOptions.loadRules(network: network))
-        let resolver = try network.resolver(
-            for: rules,
-            runsScripts: !noScripts,
-            cleaner: try await cleaning.cleaner(network: network)
-        )
-        let store = try choices.open()
-        var request = network.request(
-            installed: installed.map(InstalledApps.init(list:)),
-            platform: platform,
-            runsScripts: !noScripts
-        )
-        request.sourceApp = userLayerOptions.sourceApp
-        request.allowsReferralMarketing = cleaning.allowReferralMarketing
+        let resolver = try await options.resolver(runsScripts: !options.listing.noScripts)
+        let request = try options.request()
         if let batch {
-            try await resolveBatch(batch, resolver: resolver, request: request, choices: store)
+            try await resolveBatch(batch, resolver: resolver, request: request)
             return
         }
         guard let url else { throw CommandFailure(message: "error: give a link to resolve, or --batch FILE") }
-        var resolution: Resolution
+        let resolution: Resolution
         do {
             resolution = try await resolver.resolve(url, request)
         } catch {
             throw CommandFailure(message: "error: \(error.description)")
         }
-        store?.applyRememberedSite(to: &resolution, rules: rules, installed: request.match.installed)
         let output = CommandOutput.current
         output.printNotices(of: resolution)
         if json {
@@ -89,12 +53,7 @@ struct ResolveCommand: AsyncParsableCommand {
     }
 
     /// One JSON object per input line, in order, each written as soon as it is resolved (see ``BatchRun``).
-    private func resolveBatch(
-        _ source: String,
-        resolver: Resolver,
-        request: ResolveRequest,
-        choices: ChoicesStore?
-    ) async throws {
+    private func resolveBatch(_ source: String, resolver: Resolver, request: ResolveRequest) async throws {
         let input: UserFile.Reader
         do {
             input = source == "-" ? UserFile.standardInput() : try UserFile.open(source)
@@ -102,15 +61,8 @@ struct ResolveCommand: AsyncParsableCommand {
             throw CommandFailure(error, what: "batch input")
         }
         defer { input.close() }
-        let run = try await BatchRun.resolve(BatchLines(input), resolver: resolver, request: request, choices: choices)
+        let run = try await BatchRun.resolve(BatchLines(input), resolver: resolver, request: request)
         if run.everyLineFailed { throw ExitCode(1) }
-    }
-}
-
-extension Platform: ExpressibleByArgument {
-    /// Reads `--platform` through LinkRules' one platform parser (`phone` or `pad`, any case).
-    public init?(argument: String) {
-        try? self.init(parsing: argument)
     }
 }
 

@@ -2,6 +2,8 @@ import AppChooser
 import ArgumentParser
 import Foundation
 import LinkCleaning
+import LinkFetching
+import LinkFetchingHTTP
 import LinkResolver
 import LinkRules
 import LinkServer
@@ -49,8 +51,16 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Log lines as text, or as one JSON object each (timestamp, level, label, message, metadata).")
     var logFormat = LogFormat.text
 
-    @Option(help: "Seconds each script of a request may run.")
-    var scriptBudget: Double = 5
+    @Option(
+        help: ArgumentHelp(
+            "Wall-clock limit of one resolution, scripts and HTTP requests included, in seconds (a request may ask for less with timeout=); also each of the manifest's own tests at /v1/tests.",
+            valueName: "seconds"
+        )
+    )
+    var timeout: Double = 5
+
+    @Option(name: .customLong("script-budget"), help: .hidden)
+    var scriptBudget: Double?
 
     @Option(
         help: ArgumentHelp(
@@ -82,6 +92,7 @@ struct ServeCommand: AsyncParsableCommand {
 
     func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be between 0 and 65535") }
+        _ = try timeLimit()
         guard (0...31_536_000).contains(cacheMaxAge) else {
             throw ValidationError("--cache-max-age must be between 0 and 31536000 seconds (a year)")
         }
@@ -99,7 +110,7 @@ struct ServeCommand: AsyncParsableCommand {
             port: port,
             manifest: ManifestSource(argument: manifest),
             reloadInterval: .milliseconds(Int(min(max(reloadInterval, 0.05), 86400) * 1000)),
-            scriptBudget: .milliseconds(Int(min(max(scriptBudget, 0.1), 60) * 1000)),
+            timeLimit: try timeLimit(),
             networkEnabled: !offline,
             allowPrivateAddresses: allowPrivateAddresses,
             maximumScriptRequests: scriptRequests.maximum,
@@ -107,14 +118,10 @@ struct ServeCommand: AsyncParsableCommand {
         )
         settings.choices = try choices.map(Self.openChoices)
         settings.userLayer = userLayer
-        let catalogNetwork = try NetworkOptions.parse(offline ? ["--offline"] : [])
-        if let loaded = try await cleaning.catalog(network: catalogNetwork) {
-            settings.cleaning = ServerCleaning(
-                cleaner: LinkCleaner(catalog: loaded.catalog),
-                identity: CleaningCatalog.sha256Hex(loaded.data),
-                allowsReferralMarketing: cleaning.allowReferralMarketing
-            )
+        if let loaded = try await cleaning.catalog(store: CleanCommand.store(fetcher: offline ? nil : catalogFetcher)) {
+            settings.cleaner = LinkCleaner(catalog: loaded.catalog)
         }
+        settings.allowsReferralMarketing = cleaning.allowReferralMarketing
         let configuration = settings
         let server: SwitchyardServer
         do {
@@ -135,6 +142,21 @@ struct ServeCommand: AsyncParsableCommand {
 }
 
 extension ServeCommand {
+    /// `--timeout` (or the old name `--script-budget`, which said "each script" but always bounded the whole
+    /// resolution), checked as `resolve --timeout` is.
+    func timeLimit() throws -> Duration {
+        do {
+            return try ResolveRequest.timeLimit(seconds: scriptBudget ?? timeout)
+        } catch {
+            throw ValidationError(error.message(naming: scriptBudget == nil ? "--timeout" : "--script-budget"))
+        }
+    }
+
+    /// The fetcher a URL catalog is downloaded with: the server's own policy.
+    var catalogFetcher: any LinkFetching {
+        LiveFetcher(policy: NetworkPolicy(allowPrivateAddresses: allowPrivateAddresses))
+    }
+
     /// The `--choices` store, created when missing; one that cannot be used stops the command with its reason.
     static func openChoices(_ path: String) throws(CommandFailure) -> ChoicesStore {
         try ChooseCommand.requireStoreFileIfPresent(path)

@@ -44,9 +44,6 @@ struct UserLayerOptions: ParsableArguments {
     }
 
     func validate() throws {
-        if let sourceApp, !SourceAppPattern.isSourceApp(sourceApp) {
-            throw ValidationError("--source-app takes a bundle identifier such as com.tinyspeck.chatlyio")
-        }
         if userLayer != nil && noUserLayer {
             throw ValidationError("--user-layer and --no-user-layer cannot be used together")
         }

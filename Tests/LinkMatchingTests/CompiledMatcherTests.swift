@@ -1,7 +1,6 @@
 import Foundation
 import HTTPTypes
 import LinkMatching
-import LinkResolver
 import LinkRules
 import SwitchyardBenchmarks
 import SwitchyardTestSupport
@@ -15,7 +14,8 @@ import WebLinks
             try ManifestLoader().load(
                 Array(try SharedData.data("openerManifest-v5.json")),
                 file: "openerManifest-v5.json"
-            )
+            ),
+            scriptChecker: nil
         )
     }
 
@@ -56,7 +56,7 @@ import WebLinks
         "https://twitteK.com/", "http://twitter.com/jack", "https://a/",
     ])
     func awkwardInputsMatchTheNaiveLoop(text: String) throws {
-        let rules = try RuleSet.load(Self.awkwardManifest)
+        let rules = try RuleSet.load(Self.awkwardManifest, scriptChecker: nil)
         let link = try Link(text)
         #expect(rules.naiveOpenings(for: link) == rules.openings(for: link))
     }
@@ -88,7 +88,8 @@ import WebLinks
     @Test(arguments: [#".*$$"#, #"(b$)$"#, #"b$\\z"#, #"(?:ab$)$"#])
     func repeatedEndAnchorsMatchTheNaiveLoop(regex: String) throws {
         let rules = try RuleSet.load(
-            #"{"apps": [{"identifier": "a", "name": "A", "scheme": "a"}], "actions": [{"regex": "\#(regex)", "formats": [{"appId": "a", "format": "a://x"}]}], "previews": [{"regex": "\#(regex)", "format": "https://p/x"}]}"#
+            #"{"apps": [{"identifier": "a", "name": "A", "scheme": "a"}], "actions": [{"regex": "\#(regex)", "formats": [{"appId": "a", "format": "a://x"}]}], "previews": [{"regex": "\#(regex)", "format": "https://p/x"}]}"#,
+            scriptChecker: nil
         )
         #expect(rules.errors.isEmpty, "\(rules.errors)")
         let link = try Link("https://x.example/xab")
@@ -103,7 +104,8 @@ import WebLinks
     @Test func aLiteralAndItsEndAnchoredFormKeepTheShorterOne() throws {
         let regex = #"deviantart\\.com(.|/gallery)?$"#
         let rules = try RuleSet.load(
-            #"{"apps": [{"identifier": "a", "name": "A", "scheme": "a"}], "actions": [{"regex": "\#(regex)", "formats": [{"appId": "a", "format": "a://x"}]}]}"#
+            #"{"apps": [{"identifier": "a", "name": "A", "scheme": "a"}], "actions": [{"regex": "\#(regex)", "formats": [{"appId": "a", "format": "a://x"}]}]}"#,
+            scriptChecker: nil
         )
         #expect(rules.actionLiterals.map(\.literals) == [["deviantart.com"]])
         let link = try Link("http://eving-1.deviantart.com/gallery")
@@ -112,7 +114,7 @@ import WebLinks
     }
 
     @Test func requiredLiteralsComeFromTheHost() throws {
-        let rules = try RuleSet.load(Self.awkwardManifest)
+        let rules = try RuleSet.load(Self.awkwardManifest, scriptChecker: nil)
         let literals = rules.actionLiterals
         #expect(literals[0].literals == ["twitter.com/"])
         #expect(literals[4].literals == nil)  // nothing to index: always confirmed
@@ -127,7 +129,7 @@ import WebLinks
                          {"regex": "https?(://(?:.+\\\\.)+webex\\\\.com/.*)(?:(?i)(?:mtid=))(.+)$", "formats": [{"appId": "a", "format": "a://$2"}]},
                          {"regex": "aaa(b)", "formats": [{"appId": "a", "format": "a://ok/$1"}]}]}
             """
-        let rules = try RuleSet.load(manifest)
+        let rules = try RuleSet.load(manifest, scriptChecker: nil)
         #expect(rules.diagnostics.contains { $0.code == "W_REDOS_SUSPECT" })
         let budget = MatchBudget(perRegex: .milliseconds(50), perResolution: .milliseconds(250))
         let clock = ContinuousClock()
@@ -156,7 +158,7 @@ import WebLinks
             {"apps": [{"identifier": "a", "name": "A", "scheme": "a"}],
              "actions": [{"regex": "(a+)+$", "formats": [{"appId": "a", "format": "a://$1"}]}]}
             """
-        let rules = try RuleSet.load(manifest)
+        let rules = try RuleSet.load(manifest, scriptChecker: nil)
         let budget = MatchBudget(perRegex: .milliseconds(30), perResolution: .seconds(5))
         let clock = ContinuousClock()
         for link in [

@@ -1,5 +1,4 @@
 import LinkMatching
-import LinkResolver
 import LinkRules
 import SwitchyardTestSupport
 import Testing

@@ -1,6 +1,6 @@
+import BundledRules
 import Foundation
 import LinkMatching
-import LinkResolver
 import LinkRules
 import SwitchyardBenchmarks
 import SwitchyardTestSupport

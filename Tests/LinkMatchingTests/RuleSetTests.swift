@@ -1,6 +1,5 @@
 import HTTPTypes
 import LinkMatching
-import LinkResolver
 import LinkRules
 import SwitchyardBenchmarks
 import SwitchyardTestSupport

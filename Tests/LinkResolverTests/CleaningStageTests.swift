@@ -31,7 +31,12 @@ import WebLinks
     static func resolver(layer: String? = nil) throws -> Resolver {
         var rules = try RuleSet.load(Self.rules, file: "rules.json")
         if let layer { rules = try rules.applying(layer: layer) }
-        return Resolver(rules: rules, engine: nil, fetcher: nil, cleaner: try LinkCleaner(json: Self.catalog))
+        return Resolver(
+            rules: rules,
+            engine: nil,
+            fetcher: nil,
+            stages: ResolverStages(cleaning: [try LinkCleaner(json: Self.catalog)])
+        )
     }
 
     @Test func theLinkIsCleanedBeforeTheRulesSeeIt() async throws {

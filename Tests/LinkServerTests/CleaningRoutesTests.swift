@@ -26,10 +26,7 @@ import Testing
         )
         try Data(rules.utf8).write(to: manifest)
         var configuration = ServerConfiguration(port: 0, manifest: .file(manifest.path), networkEnabled: false)
-        configuration.cleaning = ServerCleaning(
-            cleaner: try LinkCleaner(json: Self.catalog),
-            identity: CleaningCatalog.sha256Hex(Data(Self.catalog.utf8))
-        )
+        configuration.cleaner = try LinkCleaner(json: Self.catalog)
         return (try await SwitchyardServer(configuration: configuration), directory)
     }
 

@@ -130,7 +130,7 @@ import Testing
                 )
                 let request = ResolveRequest(
                     match: MatchOptions(installed: installed.isEmpty ? nil : InstalledApps(list: "twitter,youtube")),
-                    timeLimit: server.configuration.scriptBudget,
+                    timeLimit: server.configuration.timeLimit,
                     trace: explain,
                     maximumLinkLength: server.configuration.maximumLinkLength
                 )

@@ -1,3 +1,4 @@
+import BundledRules
 import Foundation
 import HTTPTypes
 import Hummingbird

@@ -4,6 +4,7 @@ import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import LinkResolver
+import LinkRules
 import Testing
 
 @testable import LinkServer

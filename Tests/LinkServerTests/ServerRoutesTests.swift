@@ -4,6 +4,7 @@ import Hummingbird
 import HummingbirdTesting
 import LinkMatching
 import LinkResolver
+import LinkRules
 import LinkServer
 import SwitchyardTestSupport
 import Testing

@@ -1,5 +1,6 @@
 import Foundation
 import LinkResolver
+import LinkRules
 import Testing
 
 /// `resolve --batch`: output line N is input line N, with `"line": N`; blank and overlong lines; the exit status;

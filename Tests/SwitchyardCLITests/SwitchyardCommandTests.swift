@@ -1,5 +1,6 @@
 import Foundation
 import LinkResolver
+import LinkRules
 import Testing
 
 /// The root command: help goes to standard output with status 0, in process as through `main`.

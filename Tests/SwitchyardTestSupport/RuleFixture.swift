@@ -1,6 +1,5 @@
 import Foundation
 import LinkMatching
-import LinkResolver
 import LinkRules
 import WebLinks
 
@@ -28,16 +27,19 @@ package enum RuleFixture {
         #"{"apps": \#(apps), "actions": \#(actions), "browsers": \#(browsers), "previews": \#(previews), "redirects": \#(redirects)}"#
     }
 
-    /// The compiled rule set.
+    /// The compiled rule set; `scriptChecker` parses its scripts (LinkResolver's `JavaScriptChecker`; nil: kept
+    /// unchecked, as the matcher's own tests need no JavaScript).
     package static func rules(
         actions: String = "[]",
         browsers: String = "[]",
         previews: String = "[]",
-        redirects: String = "{}"
+        redirects: String = "{}",
+        scriptChecker: (any ScriptChecking)? = nil
     ) throws -> RuleSet {
         try RuleSet.load(
             text(actions: actions, browsers: browsers, previews: previews, redirects: redirects),
-            file: "fixture.json"
+            file: "fixture.json",
+            scriptChecker: scriptChecker
         )
     }
 
@@ -50,7 +52,7 @@ package enum RuleFixture {
 
     /// The real v5 manifest, compiled.
     package static func sharedRules(_ name: String) throws -> RuleSet {
-        RuleSet(try ManifestLoader().load(Array(try SharedData.data(name)), file: name))
+        RuleSet(try ManifestLoader().load(Array(try SharedData.data(name)), file: name), scriptChecker: nil)
     }
 }
 

@@ -1,6 +1,4 @@
 import Foundation
-import LinkMatching
-import LinkResolver
 import Testing
 import WebLinks
 

@@ -9,8 +9,12 @@ extension RuleSet {
     }
 
     /// Loads the bundled rule set, so the main job works with no flags and no network.
-    public static func bundled() throws(ManifestError) -> RuleSet {
-        RuleSet(try bundledManifest())
+    ///
+    /// `scriptChecker` parses its scripts at load (`LinkResolver`'s `JavaScriptChecker`, JavaScriptCore's parser);
+    /// without one they are kept as written, which is safe for these rules: the tests load them with JavaScriptCore's
+    /// parser and lint them clean, so an app that only lists openings gets them without linking JavaScriptCore.
+    public static func bundled(scriptChecker: (any ScriptChecking)? = nil) throws(ManifestError) -> RuleSet {
+        RuleSet(try bundledManifest(), scriptChecker: scriptChecker)
     }
 
     /// The bundled manifest as loaded (named `bundled:default-rules.json` in diagnostics), for tools such as lint.

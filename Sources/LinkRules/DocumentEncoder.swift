@@ -1,5 +1,4 @@
 import Foundation
-import LinkRules
 
 /// The version of Switchyard: `switchyard --version` prints it, every JSON document carries it as `"version"`, and
 /// the HTTP API's OpenAPI description gives it. It changes with every release (see CHANGELOG.md).

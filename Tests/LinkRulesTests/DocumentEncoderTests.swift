@@ -1,5 +1,5 @@
 import Foundation
-import LinkResolver
+import LinkRules
 import Testing
 
 /// Whole documents carry `"version"` first, in the layout the rest of the document has.

@@ -1,0 +1,149 @@
+import HTTPTypes
+import LinkFetching
+import LinkMatching
+import LinkRules
+import WebLinks
+
+extension Resolver {
+    /// What the cleaning stages, the redirect rules and the matcher gave for one link.
+    struct Stage {
+        var link: Link
+        var steps: [UnwrapStep]
+        var headers: HTTPFields?
+        var openings: [Opening]
+        /// Whether the user layer removed action openings (a site left alone, links from an app kept to browsers).
+        var layerDecided = false
+
+        /// Whether the link is decided: an action opens it, or the user layer said no action may.
+        var hasAction: Bool { layerDecided || openings.contains { $0.kind == .action } }
+    }
+
+    /// The cleaning stages, the redirect rules (a rule's target cleaned again), then the matcher with `headers`
+    /// (given, or from the link's own HTTP answer).
+    func unwrapAndMatch(_ link: Link, headers: HTTPFields?, _ run: inout Run) -> Stage {
+        var cleaningSteps: [UnwrapStep] = []
+        let link = clean(link, steps: &cleaningSteps, &run)
+        var unwrapped = rules.unwrap(
+            link,
+            sourceApp: run.request.match.sourceApp,
+            budget: &run.budget,
+            trace: &run.trace
+        )
+        if unwrapped.link != link {
+            // A redirect rule's target is cleaned too, before the matcher sees it.
+            var after: [UnwrapStep] = []
+            unwrapped.link = clean(unwrapped.link, steps: &after, &run)
+            unwrapped.steps += after
+        }
+        if !cleaningSteps.isEmpty { unwrapped.steps = cleaningSteps + unwrapped.steps }
+        let matched = rules.match(
+            unwrapped.link,
+            options: run.request.matchOptions(headers: headers),
+            budget: &run.budget,
+            trace: &run.trace
+        )
+        run.timedOut += unwrapped.timedOut + matched.timedOut
+        return Stage(
+            link: unwrapped.link,
+            steps: unwrapped.steps,
+            headers: headers,
+            openings: matched.openings,
+            layerDecided: matched.layerRemovedActions
+        )
+    }
+
+    /// Asks the link's server, one hop at a time, as Opener unwraps short links: while no action opens the link, a
+    /// redirect is followed and the cleaning stages, the redirect rules and the matcher run again on where it points,
+    /// so the next server is asked only when nothing opens the link yet; and when a `headers` rule could apply, the
+    /// same answer's headers are matched (one request per link, never the chain again). A hop that fails, loops or
+    /// runs out of time ends the unwrapping at the last good link, and a refused step says why.
+    ///
+    /// A resolution that asks the network, or that the deadline stops before it could, is not cacheable.
+    func unwrapOverHTTP(
+        _ stage: inout Stage,
+        follower: RedirectFollower,
+        steps: inout [UnwrapStep],
+        _ run: inout Run
+    )
+        async
+    {
+        var visited: Set<Link> = [stage.link]
+        var redirects = 0
+        while true {
+            let wantsHeaders =
+                run.request.match.headers == nil && stage.headers == nil
+                && rules.headerRulesCouldApply(to: stage.link)
+            let wantsRedirect = !stage.hasAction
+            guard wantsHeaders || wantsRedirect else { return }
+            run.limit(to: .uncacheable(reason: "asked the network"))
+            guard !run.budget.isExpired else { return }
+            let hop: RedirectFollower.Hop
+            do {
+                hop = try await follower.hop(stage.link, deadline: run.budget.deadline)
+            } catch {
+                if wantsRedirect { steps.append(.refusedHop(from: stage.link, error)) }
+                return
+            }
+            guard let next = hop.location else {
+                // The link's own answer: its headers are what `headers` rules match.
+                if wantsHeaders {
+                    let matched = rules.match(
+                        stage.link,
+                        options: run.request.matchOptions(headers: hop.headers),
+                        budget: &run.budget,
+                        trace: &run.trace
+                    )
+                    stage.openings = matched.openings
+                    stage.headers = hop.headers
+                    run.timedOut += matched.timedOut
+                }
+                return
+            }
+            guard wantsRedirect else { return }
+            guard !visited.contains(next) else {
+                steps.append(
+                    .refusedHop(from: stage.link, .redirectLoop(back: next, start: visited.first ?? stage.link))
+                )
+                return
+            }
+            guard redirects < follower.maxHops else {
+                steps.append(
+                    .refusedHop(
+                        from: stage.link,
+                        FetchError(
+                            .tooManyRedirects,
+                            url: next.text,
+                            message: "the link still redirects after \(redirects) hops"
+                        )
+                    )
+                )
+                return
+            }
+            redirects += 1
+            visited.insert(next)
+            steps.append(
+                UnwrapStep(
+                    kind: .httpRedirect,
+                    rule: "\(hop.method.rawValue) \(hop.status)",
+                    from: stage.link.text,
+                    to: next.text
+                )
+            )
+            stage = unwrapAndMatch(next, headers: run.request.match.headers, &run)
+            steps += stage.steps
+        }
+    }
+}
+
+extension UnwrapStep {
+    /// An HTTP hop that could not be taken: the link stays the last good one.
+    static func refusedHop(from link: Link, _ error: FetchError) -> UnwrapStep {
+        UnwrapStep(
+            kind: .httpRedirect,
+            rule: "HEAD",
+            from: link.text,
+            to: nil,
+            refused: "\(error.message) [\(error.identifier)]"
+        )
+    }
+}

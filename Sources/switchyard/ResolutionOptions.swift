@@ -1,0 +1,100 @@
+import AppChooser
+import ArgumentParser
+import Foundation
+import LinkMatching
+import LinkResolver
+import LinkRules
+
+/// Everything that shapes a resolution on the command line, one group for `resolve` (and `--batch`) and `explain`:
+/// the rules (`--manifest`, the user layer), the stages (the cleaning catalog, the choices store), the network, and
+/// the request's fields, which are decoded into one `ResolveRequest` exactly as the HTTP API's query string and batch
+/// body are (each option maps to one ``ResolveRequest/Field``).
+struct ResolutionOptions: ParsableArguments {
+    @OptionGroup var manifestOptions: ManifestOptions
+
+    @OptionGroup(title: "Your own rules") var userLayerOptions: UserLayerOptions
+
+    @OptionGroup(title: "Cleaning (ClearURLs' catalog)") var cleaning: CleaningArguments
+
+    @OptionGroup var choices: ChoicesOptions
+
+    @OptionGroup(title: "What to list") var listing: ListingOptions
+
+    @OptionGroup(title: "Network (on by default: scripts, short-link unwrapping and header lookups may fetch)")
+    var network: NetworkOptions
+
+    func validate() throws {
+        do {
+            _ = try decodeRequest(trace: false)
+        } catch {
+            throw ValidationError(error.message(naming: Self.option(for: error.field)))
+        }
+    }
+
+    /// The request these options ask for, decoded from the options' values (a value that does not fit stops the
+    /// command, naming its option).
+    func request(trace: Bool = false) throws(CommandFailure) -> ResolveRequest {
+        do {
+            return try decodeRequest(trace: trace)
+        } catch {
+            throw CommandFailure(message: "error: " + error.message(naming: Self.option(for: error.field)))
+        }
+    }
+
+    /// The fields as text, the way the query string gives them, through `ResolveRequest`'s one decoder.
+    private func decodeRequest(trace: Bool) throws(ResolveRequestError) -> ResolveRequest {
+        var fields: [ResolveRequest.Field: String] = [
+            .timeout: String(network.timeout),
+            .scripts: String(!listing.noScripts),
+            .trace: String(trace),
+            .clean: String(!cleaning.noClean),
+            .referralMarketing: String(cleaning.allowReferralMarketing),
+        ]
+        fields[.installed] = listing.installed
+        fields[.platform] = listing.platform
+        fields[.source] = userLayerOptions.sourceApp
+        return try ResolveRequest(fields: fields)
+    }
+
+    /// The option that sets a field, for messages.
+    static func option(for field: ResolveRequest.Field) -> String {
+        switch field {
+        case .installed: "--installed"
+        case .platform: "--platform"
+        case .source: "--source-app"
+        case .scripts: "--no-scripts"
+        case .timeout: "--timeout"
+        case .clean: "--no-clean"
+        case .referralMarketing: "--allow-referral-marketing"
+        case .trace, .headers, .browsers, .previews, .regexTimeLimit, .regexTimeShare, .maximumLinkLength:
+            field.stringValue
+        }
+    }
+
+    /// The rules with the user layer over them, and a resolver over them with this network and the stages asked for:
+    /// the cleaning catalog (when cleaning is on and a catalog is at hand) and the choices store (when there is one).
+    func resolver(runsScripts: Bool) async throws(CommandFailure) -> Resolver {
+        let rules = try userLayerOptions.apply(over: await manifestOptions.loadRules(network: network))
+        var stages = ResolverStages()
+        if let cleaner = try await cleaning.cleaner(network: network) { stages.cleaning.append(cleaner) }
+        if let store = try choices.open() { stages.decisions.append(store) }
+        return try network.resolver(for: rules, runsScripts: runsScripts, stages: stages)
+    }
+}
+
+/// `--installed`, `--platform` and `--no-scripts`: what a resolution lists.
+struct ListingOptions: ParsableArguments {
+    @Option(
+        help: ArgumentHelp(
+            "Only list apps with these URL schemes (comma-separated), as installed on a device.",
+            valueName: "schemes"
+        )
+    )
+    var installed: String?
+
+    @Option(help: ArgumentHelp("Drop apps limited to the other device family.", valueName: "phone|pad"))
+    var platform: String?
+
+    @Flag(help: "List script openings without running their scripts.")
+    var noScripts = false
+}
