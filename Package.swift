@@ -181,7 +181,11 @@ let package = Package(
         ),
         .testTarget(
             name: "LinkResolverTests",
-            dependencies: ["LinkResolver", "LinkMatching", "LinkCleaning", "LinkFetchingHTTP", "SwitchyardTestSupport"]
+            dependencies: [
+                "LinkResolver", "LinkMatching", "LinkCleaning", "AppChooser", "LinkFetchingHTTP",
+                "SwitchyardTestSupport",
+                httpTypes,
+            ]
         ),
         .testTarget(
             name: "LinkCleaningTests",

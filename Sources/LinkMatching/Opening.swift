@@ -191,25 +191,6 @@ extension Opening: Codable {
             preferred
     }
 
-    /// Encodes the flat document shape; `url` is an explicit null when absent, other missing fields are omitted.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(kind, forKey: .kind)
-        try container.encodeIfPresent(app?.identifier, forKey: .app)
-        try container.encodeIfPresent(app?.name, forKey: .appName)
-        try container.encode(title, forKey: .title)
-        try container.encode(url, forKey: .url)
-        try container.encode(needsScript, forKey: .needsScript)
-        try container.encodeIfPresent(app?.scheme, forKey: .scheme)
-        try container.encodeIfPresent(app?.storeId, forKey: .storeId)
-        try container.encodeIfPresent(app?.iconURL, forKey: .iconURL)
-        try container.encode(rule, forKey: .rule)
-        try container.encodeIfPresent(error, forKey: .error)
-        try container.encodeIfPresent(canSave, forKey: .canSave)
-        try container.encodeIfPresent(layer, forKey: .layer)
-        try container.encodeIfPresent(preferred, forKey: .preferred)
-    }
-
     /// Decodes the flat document shape (a client reading a document; the script is not part of it).
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)

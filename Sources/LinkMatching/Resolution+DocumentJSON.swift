@@ -1,130 +1,107 @@
 import LinkRules
 
-// The resolution document written directly, the shape its `Codable` conformance gives (keys sorted), for the
-// server's hot path; `DocumentJSONTests` checks both write the same bytes.
+// The resolution document, described once (keys in ascending order): its `Encodable` conformance and the server's
+// direct JSON are both made from these descriptions (DocumentWritable); `DocumentJSONTests` checks the two write the
+// same bytes.
 
-extension Resolution: DocumentJSONWritable {
-    /// Writes `input, notices (when not empty), openings, steps, timedOutRules, unwrapped`; a resolution with a trace
-    /// goes through `Encodable`.
-    public func writeMembers(to json: inout DocumentJSON) -> Bool {
-        guard trace == nil else { return false }
-        json.key("input")
-        json.string(input)
-        if !notices.isEmpty {
-            json.key("notices")
-            json.array(notices) { notice, json in
-                json.openObject()
-                json.key("code")
-                json.string(notice.code)
-                json.key("message")
-                json.string(notice.message)
-                json.closeObject()
-            }
-        }
-        json.key("openings")
-        json.array(openings) { $0.write(to: &$1) }
-        json.key("steps")
-        json.array(steps) { $0.write(to: &$1) }
-        json.key("timedOutRules")
-        json.array(timedOutRules) { $1.string($0.description) }
-        json.key("unwrapped")
-        json.string(unwrapped)
-        return true
+extension Resolution: DocumentWritable {
+    /// `input, notices (when not empty), openings, steps, timedOutRules, trace (when asked for), unwrapped`.
+    public func writeDocumentMembers(to writer: inout some DocumentMemberWriter) {
+        writer.write("input", input)
+        if !notices.isEmpty { writer.write("notices", notices) }
+        writer.write("openings", openings)
+        writer.write("steps", steps)
+        writer.write("timedOutRules", timedOutRules.map(\.description))
+        if let trace { writer.write("trace", encodable: trace) }
+        writer.write("unwrapped", unwrapped)
+    }
+
+    /// Encodes the document described by ``writeDocumentMembers(to:)``.
+    public func encode(to encoder: any Encoder) throws {
+        try encodeDocument(to: encoder)
     }
 }
 
-extension Opening {
-    /// The opening as its `encode(to:)` writes it, keys sorted.
-    func write(to json: inout DocumentJSON) {
-        json.openObject()
-        if let app {
-            json.key("app")
-            json.string(app.identifier)
-            json.key("appName")
-            json.string(app.name)
-        }
-        if let canSave {
-            json.key("canSave")
-            json.bool(canSave)
-        }
-        if let error {
-            json.key("error")
-            json.openObject()
-            json.key("code")
-            json.string(error.code)
-            json.key("message")
-            json.string(error.message)
-            json.closeObject()
-        }
-        if let iconURL = app?.iconURL {
-            json.key("iconURL")
-            json.string(iconURL)
-        }
-        json.key("kind")
-        json.string(kind.rawValue)
-        if let layer {
-            json.key("layer")
-            json.string(layer.rawValue)
-        }
-        json.key("needsScript")
-        json.bool(needsScript)
-        if let preferred {
-            json.key("preferred")
-            json.openObject()
-            json.key("by")
-            json.string(preferred.by.rawValue)
-            json.key("reason")
-            json.string(preferred.reason)
-            json.closeObject()
-        }
-        json.key("rule")
-        json.string(rule.description)
-        if let app {
-            json.key("scheme")
-            json.string(app.scheme)
-            if let storeId = app.storeId {
-                json.key("storeId")
-                json.int(storeId)
-            }
-        }
-        json.key("title")
-        json.string(title)
-        json.key("url")
-        if let url { json.string(url) } else { json.null() }
-        json.closeObject()
+extension Opening: DocumentWritable {
+    /// The flat opening: the app's fields beside the opening's own; `url` is an explicit null when absent, other
+    /// missing fields are left out.
+    public func writeDocumentMembers(to writer: inout some DocumentMemberWriter) {
+        writer.write("app", app?.identifier)
+        writer.write("appName", app?.name)
+        writer.write("canSave", canSave)
+        writer.write("error", error)
+        writer.write("iconURL", app?.iconURL)
+        writer.write("kind", kind.rawValue)
+        writer.write("layer", layer?.rawValue)
+        writer.write("needsScript", needsScript)
+        writer.write("preferred", preferred)
+        writer.write("rule", rule.description)
+        writer.write("scheme", app?.scheme)
+        writer.write("storeId", app?.storeId)
+        writer.write("title", title)
+        writer.writeOrNull("url", url)
+    }
+
+    /// Encodes the opening described by ``writeDocumentMembers(to:)``.
+    public func encode(to encoder: any Encoder) throws {
+        try encodeDocument(to: encoder)
     }
 }
 
-extension UnwrapStep {
-    /// The step as its synthesized `encode(to:)` writes it, keys sorted.
-    func write(to json: inout DocumentJSON) {
-        json.openObject()
-        if let details {
-            json.key("details")
-            json.array(details) { $1.string($0) }
-        }
-        json.key("from")
-        json.string(from)
-        json.key("kind")
-        json.string(kind.rawValue)
-        if let layer {
-            json.key("layer")
-            json.string(layer.rawValue)
-        }
-        if let location {
-            json.key("location")
-            json.string(location.description)
-        }
-        if let refused {
-            json.key("refused")
-            json.string(refused)
-        }
-        json.key("rule")
-        json.string(rule)
-        if let to {
-            json.key("to")
-            json.string(to)
-        }
-        json.closeObject()
+extension UnwrapStep: DocumentWritable {
+    /// `details, from, kind, layer, location, refused, rule, to`, the absent ones left out.
+    public func writeDocumentMembers(to writer: inout some DocumentMemberWriter) {
+        writer.write("details", details)
+        writer.write("from", from)
+        writer.write("kind", kind.rawValue)
+        writer.write("layer", layer?.rawValue)
+        writer.write("location", location?.description)
+        writer.write("refused", refused)
+        writer.write("rule", rule)
+        writer.write("to", to)
+    }
+
+    /// Encodes the step described by ``writeDocumentMembers(to:)``.
+    public func encode(to encoder: any Encoder) throws {
+        try encodeDocument(to: encoder)
+    }
+}
+
+extension ResolutionNotice: DocumentWritable {
+    /// `code, message`.
+    public func writeDocumentMembers(to writer: inout some DocumentMemberWriter) {
+        writer.write("code", code)
+        writer.write("message", message)
+    }
+
+    /// Encodes the notice described by ``writeDocumentMembers(to:)``.
+    public func encode(to encoder: any Encoder) throws {
+        try encodeDocument(to: encoder)
+    }
+}
+
+extension OpeningError: DocumentWritable {
+    /// `code, message`.
+    public func writeDocumentMembers(to writer: inout some DocumentMemberWriter) {
+        writer.write("code", code)
+        writer.write("message", message)
+    }
+
+    /// Encodes the error described by ``writeDocumentMembers(to:)``.
+    public func encode(to encoder: any Encoder) throws {
+        try encodeDocument(to: encoder)
+    }
+}
+
+extension OpeningPreference: DocumentWritable {
+    /// `by, reason`.
+    public func writeDocumentMembers(to writer: inout some DocumentMemberWriter) {
+        writer.write("by", by.rawValue)
+        writer.write("reason", reason)
+    }
+
+    /// Encodes the preference described by ``writeDocumentMembers(to:)``.
+    public func encode(to encoder: any Encoder) throws {
+        try encodeDocument(to: encoder)
     }
 }

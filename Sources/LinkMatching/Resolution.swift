@@ -56,18 +56,6 @@ public struct Resolution: Sendable, Equatable, Codable {
         trace = try container.decodeIfPresent(ResolutionTrace.self, forKey: .trace)
         notices = try container.decodeIfPresent([ResolutionNotice].self, forKey: .notices) ?? []
     }
-
-    /// Encodes the document; `trace` only when there is one, `notices` only when not empty.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(input, forKey: .input)
-        try container.encode(unwrapped, forKey: .unwrapped)
-        try container.encode(steps, forKey: .steps)
-        try container.encode(openings, forKey: .openings)
-        try container.encode(timedOutRules, forKey: .timedOutRules)
-        try container.encodeIfPresent(trace, forKey: .trace)
-        if !notices.isEmpty { try container.encode(notices, forKey: .notices) }
-    }
 }
 
 /// One step that changed the link before matching, or tried to and was refused (``refused`` says why).

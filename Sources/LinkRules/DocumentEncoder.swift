@@ -25,15 +25,13 @@ public enum DocumentEncoder {
     /// Throws when `value` cannot be written as JSON (a NaN) or is not an object.
     public static func document(_ value: some Encodable, pretty: Bool = false) throws(EncodingError) -> Data {
         // The documents a server writes most write themselves, to the same bytes (see DocumentJSON).
-        if !pretty, let writable = value as? any DocumentJSONWritable {
+        if !pretty, let writable = value as? any DocumentWritable {
             var json = DocumentJSON()
             json.openObject()
-            json.key("version")
-            json.string(SwitchyardVersion.current)
-            if writable.writeMembers(to: &json) {
-                json.closeObject()
-                return Data(json.bytes)
-            }
+            json.write("version", SwitchyardVersion.current)
+            writable.writeDocumentMembers(to: &json)
+            json.closeObject()
+            if !json.failed { return Data(json.bytes) }
         }
         let body: Data
         do {

@@ -1,13 +1,19 @@
+import Foundation
+
 /// Compact JSON text written byte by byte, exactly as the documents' `JSONEncoder` writes it (keys sorted, slashes
 /// unescaped): for the documents a server writes thousands of times a second, where Foundation's encoder on Linux
 /// cost a third of each request (its boxes, dictionaries and key sorting, per value).
 ///
-/// The caller writes members in sorted key order (byte order of the keys' UTF-8, as `JSONEncoder` sorts them);
-/// strings are escaped as `JSONEncoder` escapes them: `"` and `\`, `\b \t \n \f \r`, other control characters as
-/// `\u00xx`, everything else as itself. `DocumentJSONTests` checks the two agree.
+/// Documents write themselves into it through their one description (``DocumentWritable``), which gives members in
+/// sorted key order (byte order of the keys' UTF-8, as `JSONEncoder` sorts them); strings are escaped as `JSONEncoder`
+/// escapes them: `"` and `\`, `\b \t \n \f \r`, other control characters as `\u00xx`, everything else as itself.
+/// `DocumentJSONTests` checks that a document written here and through `JSONEncoder` are the same bytes.
 public struct DocumentJSON: Sendable {
     /// The text so far.
     public private(set) var bytes: [UInt8] = []
+    /// Whether a member written through `Encodable` (``DocumentMemberWriter/write(_:encodable:)``) could not be
+    /// encoded: the text is then incomplete, and the document must go through `JSONEncoder`, which throws.
+    public private(set) var failed = false
     /// Whether the next member or element of the open container is its first.
     private var first = true
 
@@ -118,9 +124,64 @@ public struct DocumentJSON: Sendable {
     }
 }
 
-/// A document that can write itself as ``DocumentJSON``, byte for byte what `JSONEncoder` would write.
-public protocol DocumentJSONWritable {
-    /// Writes the object's members (not its braces), keys in sorted order, and returns true; or returns false,
-    /// having written nothing, when a part of it can only go through its `Encodable` conformance.
-    func writeMembers(to json: inout DocumentJSON) -> Bool
+extension DocumentJSON: DocumentMemberWriter {
+    /// `"key":"value"`.
+    public mutating func write(_ key: StaticString, _ value: String) {
+        self.key(key)
+        string(value)
+    }
+
+    /// `"key":value`.
+    public mutating func write(_ key: StaticString, _ value: Int) {
+        self.key(key)
+        int(value)
+    }
+
+    /// `"key":true` or `false`.
+    public mutating func write(_ key: StaticString, _ value: Bool) {
+        self.key(key)
+        bool(value)
+    }
+
+    /// `"key":null`.
+    public mutating func writeNull(_ key: StaticString) {
+        self.key(key)
+        null()
+    }
+
+    /// `"key":{…}`, the object's members from its own description.
+    public mutating func write(_ key: StaticString, _ value: some DocumentWritable) {
+        self.key(key)
+        openObject()
+        value.writeDocumentMembers(to: &self)
+        closeObject()
+    }
+
+    /// `"key":[{…},…]`.
+    public mutating func write(_ key: StaticString, _ values: [some DocumentWritable]) {
+        self.key(key)
+        array(values) { value, json in
+            json.openObject()
+            value.writeDocumentMembers(to: &json)
+            json.closeObject()
+        }
+    }
+
+    /// `"key":["…",…]`.
+    public mutating func write(_ key: StaticString, _ values: [String]) {
+        self.key(key)
+        array(values) { $1.string($0) }
+    }
+
+    /// `"key":…` as `JSONEncoder` writes the value with the documents' settings (a part that is written rarely, such
+    /// as an explanation's trace).
+    public mutating func write(_ key: StaticString, encodable value: some Encodable) {
+        self.key(key)
+        guard let encoded = try? DocumentEncoder.json().encode(value) else {
+            failed = true
+            null()
+            return
+        }
+        bytes.append(contentsOf: encoded)
+    }
 }

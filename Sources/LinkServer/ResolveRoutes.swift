@@ -102,11 +102,15 @@ struct ResolveRoutes {
         }
     }
 
-    /// `request` within the server's limits: a client may ask for a shorter time or link limit, never a longer one.
+    /// `request` within the server's limits: a client may ask for less time (the whole resolution's, one regex's, all
+    /// regexes') or a shorter link, never more.
     func limited(_ request: ResolveRequest) -> ResolveRequest {
         var request = request
-        request.timeLimit = min(request.timeLimit, configuration.timeLimit)
-        request.maximumLinkLength = min(request.maximumLinkLength, configuration.maximumLinkLength)
+        let defaults = configuration.requestDefaults
+        request.timeLimit = min(request.timeLimit, defaults.timeLimit)
+        request.maximumLinkLength = min(request.maximumLinkLength, defaults.maximumLinkLength)
+        request.budget.perRegex = min(request.budget.perRegex, defaults.budget.perRegex)
+        request.budget.perResolution = min(request.budget.perResolution, defaults.budget.perResolution)
         return request
     }
 }

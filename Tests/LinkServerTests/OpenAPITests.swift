@@ -61,6 +61,29 @@ import Testing
         }
     }
 
+    /// Every field of the one request value is a described query parameter of the resolution routes (but the headers,
+    /// which only a body can carry) and a property of the batch body: a new field is documented or this fails.
+    @Test func everyRequestFieldIsDescribed() async throws {
+        try await Self.server().application().test(.router) { client in
+            let specification = try await Self.specification(client)
+            let paths = try #require(specification["paths"] as? [String: [String: Any]])
+            let components = try #require(specification["components"] as? [String: Any])
+            let parameters = try #require(components["parameters"] as? [String: [String: Any]])
+            let fields = Set(ResolveRequest.Field.allCases.map(\.stringValue))
+            for path in ["/v1/resolve", "/v1/explain"] {
+                let operation = try #require(paths[path]?["get"] as? [String: Any])
+                let listed = (operation["parameters"] as? [[String: Any]] ?? []).compactMap { parameter -> String? in
+                    guard let reference = parameter["$ref"] as? String else { return parameter["name"] as? String }
+                    return parameters[String(reference.split(separator: "/").last ?? "")]?["name"] as? String
+                }
+                #expect(fields.subtracting(["headers"]).subtracting(listed).isEmpty, "\(path): \(listed)")
+            }
+            let schemas = try #require(components["schemas"] as? [String: [String: Any]])
+            let batch = try #require(schemas["BatchRequest"]?["properties"] as? [String: Any])
+            #expect(fields.subtracting(batch.keys).isEmpty, "\(fields.subtracting(batch.keys))")
+        }
+    }
+
     /// The main errors each operation can answer are described, with the error document.
     @Test func theMainErrorsAreDescribed() async throws {
         try await Self.server().application().test(.router) { client in

@@ -122,3 +122,72 @@ import Testing
         #expect(output.stderr.hasPrefix("error: "))
     }
 }
+
+/// `resolve` and `explain` are one resolution: every option that changes the answer is in both, and values are
+/// checked the same way (the request's one decoder), naming the option at fault.
+@Suite struct ResolutionOptionsTests {
+    /// The long options a help text lists.
+    static func options(_ help: String) -> Set<String> {
+        Set(
+            help.split(whereSeparator: { $0 == " " || $0 == "\n" || $0 == "," || $0 == "|" }).compactMap { word in
+                let word = word.drop { $0 == "[" || $0 == "(" }
+                guard word.hasPrefix("--") else { return nil }
+                return String(word.prefix { $0 == "-" || $0.isLetter || $0.isNumber })
+            }
+        )
+    }
+
+    @Test func explainTakesEveryOptionOfResolveThatChangesTheAnswer() async {
+        let resolve = Self.options(await InProcessCommand.run(["resolve", "--help"]).stdout)
+        let explain = Self.options(await InProcessCommand.run(["explain", "--help"]).stdout)
+        // Output and input shapes only: a batch of lines, and JSON instead of a table.
+        let notAnswer: Set<String> = ["--batch", "--json"]
+        #expect(resolve.isSuperset(of: ["--installed", "--platform", "--source-app", "--timeout", "--no-clean"]))
+        #expect(resolve.subtracting(notAnswer).subtracting(explain).isEmpty, "\(resolve.subtracting(explain))")
+    }
+
+    @Test(arguments: [
+        (
+            ["resolve", "--offline", "--platform", "watch", "https://twitter.com/jack"],
+            #"--platform takes phone or pad, not "watch""#
+        ),
+        (
+            ["explain", "--offline", "--platform", "watch", "https://twitter.com/jack"],
+            #"--platform takes phone or pad, not "watch""#
+        ),
+        (
+            ["resolve", "--offline", "--timeout", "0", "https://twitter.com/jack"],
+            #"--timeout takes seconds, more than 0 and at most 600, not "0""#
+        ),
+        (
+            ["explain", "--offline", "--source-app", "two words", "https://twitter.com/jack"],
+            "--source-app takes the bundle identifier"
+        ),
+        (["serve", "--timeout", "0"], #"--timeout takes seconds, more than 0 and at most 600, not "0""#),
+        (["serve", "--timeout", "601"], #"--timeout takes seconds, more than 0 and at most 600, not "601""#),
+    ])
+    func aValueThatDoesNotFitNamesItsOption(arguments: [String], message: String) async {
+        let output = await InProcessCommand.run(arguments)
+        #expect(output.status == 2, "\(output.stderr)")
+        #expect(output.stderr.contains("error: " + message), "\(output.stderr)")
+    }
+
+    @Test func explainListsOnlyTheInstalledApps() async throws {
+        let output = await InProcessCommand.run([
+            "explain", "--offline", "--json", "--installed", "twitter", "https://twitter.com/jack/status/20",
+        ])
+        #expect(output.status == 0, "\(output.stderr)")
+        let document = try #require(
+            try JSONSerialization.jsonObject(with: Data(output.stdout.utf8)) as? [String: Any]
+        )
+        let openings = try #require(document["openings"] as? [[String: Any]])
+        #expect(!openings.isEmpty)
+        #expect(openings.allSatisfy { ($0["scheme"] as? String) == "twitter" })
+    }
+
+    @Test func serveTakesTheOneTimeLimitOption() async {
+        let help = Self.options(await InProcessCommand.run(["serve", "--help"]).stdout)
+        #expect(help.contains("--timeout"))
+        #expect(!help.contains("--script-budget"))
+    }
+}
