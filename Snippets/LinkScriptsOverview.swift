@@ -17,15 +17,16 @@ let script = try runner.compile(
     name: "/actions/0/formats/0/script2"
 )
 
-// The network scripts get: here a canned answer, in Switchyard a policy-checked fetcher.
+// The network scripts get: here a canned answer, in Switchyard a policy-checked, cached fetcher. It is awaited off
+// the worker threads: the script stops at the request it lacks, and runs again once the answer is at hand.
 struct NotesAPI: ScriptNetwork {
-    func get(_ url: String, timeout: Duration) throws(ScriptNetworkError) -> String {
+    func get(_ url: String, deadline: ContinuousClock.Instant) async throws(ScriptNetworkError) -> String {
         #"{"id": "abc"}"#
     }
 }
 let result = await runner.run(script, input: "https://notes.example.com/n/abc", network: NotesAPI())
-print(result.output, result.usedNetwork)
-// → success(Optional("notes-example://note/abc")) true
+print(result.output, result.usedNetwork, result.runs)
+// → success(Optional("notes-example://note/abc")) true 2
 // snippet.end
 
 // snippet.limits

@@ -220,7 +220,7 @@ struct RunawayRecord {
 struct FetcherScriptNetwork: ScriptNetwork {
     let fetcher: any LinkFetching
 
-    func get(_ url: String, timeout: Duration) throws(ScriptNetworkError) -> String {
+    func get(_ url: String, deadline: ContinuousClock.Instant) async throws(ScriptNetworkError) -> String {
         // A script's URL is parsed by the one link parser, like every other link: a text it refuses never reaches
         // the network, and what is fetched is what the parser read.
         let link: Link
@@ -235,7 +235,7 @@ struct FetcherScriptNetwork: ScriptNetwork {
             }
         }
         do {
-            return try fetcher.fetchBlocking(FetchRequest(url: link, timeout: timeout)).text
+            return try await fetcher.fetch(FetchRequest(url: link, timeout: deadline - ContinuousClock.now)).text
         } catch {
             switch error.code {
             case .offline: throw ScriptNetworkError(kind: .offline, message: error.description)

@@ -16,7 +16,8 @@ enum CompletionValue {
 
 /// The state of one run, reached from the native callbacks through the context.
 final class RunState {
-    let network: (any ScriptNetwork)?
+    /// The answers at hand, by the URL as the script wrote it; nil: the run is offline.
+    let answers: [String: Result<String, ScriptNetworkError>]?
     let deadline: ContinuousClock.Instant
     let maximumLength: Int
     /// The most network requests the run may make.
@@ -29,21 +30,21 @@ final class RunState {
     var usedNetwork = false
     var attemptedOffline = false
     var blocked = false
-    /// Called before the run waits on the network.
-    let willWait: () -> Void
+    /// The first URL the script asked for whose answer was not at hand: the run is stopped and runs again with it.
+    var pendingRequest: String?
+    /// The URLs whose answers the run used, in order.
+    var consumed: [String] = []
 
     init(
-        network: (any ScriptNetwork)?,
+        answers: [String: Result<String, ScriptNetworkError>]?,
         deadline: ContinuousClock.Instant,
         maximumLength: Int,
-        maximumSubrequests: Int,
-        willWait: @escaping () -> Void
+        maximumSubrequests: Int
     ) {
-        self.network = network
+        self.answers = answers
         self.deadline = deadline
         self.maximumLength = maximumLength
         self.maximumSubrequests = maximumSubrequests
-        self.willWait = willWait
     }
 }
 
@@ -97,7 +98,8 @@ final class ScriptContext {
         return Unmanaged<ScriptContext>.fromOpaque(pointer).takeUnretainedValue()
     }
 
-    /// The native side of `httpRequest`: the run's network, bounded by the time left.
+    /// The native side of `httpRequest`: the answer at hand, or, when there is none yet, the run stops here (the script
+    /// sees an exception, and whatever it does next is discarded) and the runner fetches it for the next run.
     static let hostRequest: JSObjectCallAsFunctionCallback = { context, _, _, count, arguments, exception in
         let global = JSContextGetGlobalObject(context)
         guard let owner = ScriptContext.owner(of: global), let run = owner.run else { return JSValueMakeNull(context) }
@@ -119,18 +121,23 @@ final class ScriptContext {
                 code: "E_TOO_MANY_SUBREQUESTS"
             )
         }
-        guard let network = run.network else {
+        guard let answers = run.answers else {
             run.attemptedOffline = true
             return fail("httpRequest: the network is not available in this run (\(url))")
         }
-        let remaining = run.deadline - ContinuousClock.now
-        guard remaining > .zero else { return fail("httpRequest: the script's time is up") }
-        run.willWait()
-        do throws(ScriptNetworkError) {
-            let body = try network.get(url, timeout: remaining)
+        // After one answer was missing, the run only goes on to be discarded: nothing more is asked for.
+        guard run.pendingRequest == nil else { return fail("httpRequest: an earlier request is under way") }
+        guard let answer = answers[url] else {
+            guard ContinuousClock.now < run.deadline else { return fail("httpRequest: the script's time is up") }
+            run.pendingRequest = url
+            return fail("httpRequest: the answer to \(url) is under way")
+        }
+        run.consumed.append(url)
+        switch answer {
+        case .success(let body):
             run.usedNetwork = true
             return JS.value(context, body)
-        } catch {
+        case .failure(let error):
             // A request refused before it left (offline, or by the policy) did not use the network.
             switch error.kind {
             case .offline: run.attemptedOffline = true

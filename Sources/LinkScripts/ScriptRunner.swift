@@ -66,15 +66,47 @@ public final class ScriptRunner: Sendable {
     }
 
     /// Runs `process(input, completion)`, stopping it at `deadline` (the caller's whole resolution may share it).
+    ///
+    /// No worker waits on the network: a run that asks for an answer not at hand stops at that call; the answer is
+    /// awaited from `network` here, off the workers, and the script runs again with every answer so far at hand, until
+    /// it needs no new one. Each run asks for one new answer at most (the first it lacks), so a script makes at most
+    /// ``ScriptConfiguration/maximumSubrequests`` requests in all, as it would in one run.
     public func run(
         _ script: CompiledScript,
         input: String,
         network: (any ScriptNetwork)?,
         deadline: ContinuousClock.Instant
     ) async -> ScriptResult {
+        let start = ContinuousClock.now
+        var answers: [String: Result<String, ScriptNetworkError>]? = network == nil ? nil : [:]
+        var runs = 0
+        while true {
+            runs += 1
+            var result = await runOnce(script, input: input, answers: answers, deadline: deadline)
+            result.runs = runs
+            guard let url = result.pendingRequest, let network, ContinuousClock.now < deadline else {
+                result.pendingRequest = nil
+                result.duration = ContinuousClock.now - start
+                return result
+            }
+            do throws(ScriptNetworkError) {
+                answers?[url] = .success(try await network.get(url, deadline: deadline))
+            } catch {
+                answers?[url] = .failure(error)
+            }
+        }
+    }
+
+    /// One run on a worker, with the answers at hand (nil: offline).
+    private func runOnce(
+        _ script: CompiledScript,
+        input: String,
+        answers: [String: Result<String, ScriptNetworkError>]?,
+        deadline: ContinuousClock.Instant
+    ) async -> ScriptResult {
         await withCheckedContinuation { continuation in
             let accepted = pool.enqueue(
-                ScriptWorker.Job(script: script, input: input, network: network, deadline: deadline) { result in
+                ScriptWorker.Job(script: script, input: input, answers: answers, deadline: deadline) { result in
                     continuation.resume(returning: result)
                 }
             )

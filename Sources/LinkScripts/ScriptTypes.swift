@@ -1,12 +1,15 @@
 import Foundation
 
-/// Network access for scripts' `httpRequest`, `jsonRequest` and `XMLHttpRequest`.
+/// Network access for scripts' `httpRequest`, `jsonRequest` and `XMLHttpRequest`, asynchronous: no worker thread
+/// (nor its JavaScriptCore VM) ever waits on it.
 ///
-/// Implementations block: they are called on a script worker thread (never on the Swift concurrency pool), and
-/// the host passes the time left before the script's deadline.
+/// A script calls the network synchronously, so the runner runs it with the answers it has at hand; when the script
+/// asks for one that is not, the run is stopped at that call, the runner awaits `get` off the worker, and the script
+/// runs again from the start with that answer at hand too (scripts are functions of their input and their answers, as
+/// Opener's are). See ``ScriptRunner/run(_:input:network:deadline:)``.
 public protocol ScriptNetwork: Sendable {
-    /// Fetches `url` with GET and returns the body as text.
-    func get(_ url: String, timeout: Duration) throws(ScriptNetworkError) -> String
+    /// Fetches `url` with GET before `deadline` and returns the body as text.
+    func get(_ url: String, deadline: ContinuousClock.Instant) async throws(ScriptNetworkError) -> String
 }
 
 /// Why a script's network request failed; the script sees a JavaScript exception with the message.
@@ -113,8 +116,14 @@ public struct ScriptResult: Sendable {
     /// Whether a request of the script went out to the network, answered or failed (one refused before it left,
     /// offline or by the network policy, does not count).
     public var usedNetwork: Bool
-    /// How long the run took.
+    /// How long the run took: every run of the script, and the waits for its answers between them.
     public var duration: Duration
+    /// The URLs whose answers the final run used, in the order it asked for them.
+    public var requests: [String] = []
+    /// How many times the script ran: one more than the answers it had to wait for.
+    public var runs = 1
+    /// The URL the run stopped at, its answer not at hand (the runner fetches it and runs the script again).
+    var pendingRequest: String?
 }
 
 /// Why a script produced no URL.

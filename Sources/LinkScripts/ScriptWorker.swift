@@ -13,7 +13,8 @@ final class ScriptWorker: @unchecked Sendable {
     struct Job {
         let script: CompiledScript
         let input: String
-        let network: (any ScriptNetwork)?
+        /// The answers at hand (nil: offline).
+        let answers: [String: Result<String, ScriptNetworkError>]?
         let deadline: ContinuousClock.Instant
         let finish: @Sendable (ScriptResult) -> Void
     }
@@ -67,8 +68,7 @@ final class ScriptWorker: @unchecked Sendable {
         group = nil
     }
 
-    /// The run has used a watchdog period of CPU time or waits on the network: let the pool start another worker
-    /// for the jobs behind it.
+    /// The run has used a watchdog period of CPU time: let the pool start another worker for the jobs behind it.
     func markHeld() {
         ticket?.hold()
     }
@@ -85,8 +85,15 @@ final class ScriptWorker: @unchecked Sendable {
         defer { if terminates { JSContextGroupClearExecutionTimeLimit(group) } }
         #endif
         let rule = job.script.name
-        func finish(_ output: Result<String?, ScriptError>, usedNetwork: Bool = false) -> ScriptResult {
-            ScriptResult(output: output, usedNetwork: usedNetwork, duration: clock.now - start)
+        func finish(_ output: Result<String?, ScriptError>, state: RunState? = nil) -> ScriptResult {
+            var result = ScriptResult(
+                output: output,
+                usedNetwork: state?.usedNetwork ?? false,
+                duration: clock.now - start
+            )
+            result.requests = state?.consumed ?? []
+            result.pendingRequest = state?.pendingRequest
+            return result
         }
         guard let group else {
             return finish(.failure(ScriptError(code: .exception, rule: rule, message: "no JavaScript context group")))
@@ -110,13 +117,11 @@ final class ScriptWorker: @unchecked Sendable {
             }
         }
         let state = RunState(
-            network: job.network,
+            answers: job.answers,
             deadline: job.deadline,
             maximumLength: configuration.maximumResultLength,
             maximumSubrequests: configuration.maximumSubrequests
-        ) { [self] in
-            markHeld()
-        }
+        )
         context.run = state
         let exception = context.call(input: job.input) { stopReason != nil }
         context.run = nil
@@ -132,7 +137,7 @@ final class ScriptWorker: @unchecked Sendable {
             // 1.8 ms, for every such run: about 6% of all runs when serving the v5 manifest offline.
             context.reset()
         }
-        return finish(output, usedNetwork: state.usedNetwork)
+        return finish(output, state: state)
     }
 
     private func stopped(_ reason: ScriptError.Code, rule: String) -> ScriptError {
@@ -150,6 +155,12 @@ final class ScriptWorker: @unchecked Sendable {
         exception: (message: String, line: Int?)?,
         rule: String
     ) -> Result<String?, ScriptError> {
+        // A run stopped at an answer not yet at hand is run again with it; what it did after is discarded.
+        if let url = state.pendingRequest {
+            return .failure(
+                ScriptError(code: .timeout, rule: rule, message: "the script's time ran out while \(url) was fetched")
+            )
+        }
         // A script that tried the network in an offline run needs it, whatever it did with the failure: its result
         // offline says nothing about its result online.
         if state.attemptedOffline {

@@ -10,8 +10,8 @@ struct TableNetwork: ScriptNetwork {
     var delay: Duration = .zero
     var error: ScriptNetworkError?
 
-    func get(_ url: String, timeout: Duration) throws(ScriptNetworkError) -> String {
-        if delay > .zero { Thread.sleep(forTimeInterval: min(Self.seconds(delay), Self.seconds(timeout))) }
+    func get(_ url: String, deadline: ContinuousClock.Instant) async throws(ScriptNetworkError) -> String {
+        if delay > .zero { try? await Task.sleep(until: min(ContinuousClock.now + delay, deadline)) }
         if let error { throw error }
         guard let page = pages[url] else { throw ScriptNetworkError(kind: .failed, message: "404 for \(url)") }
         return page
@@ -195,5 +195,104 @@ extension Result where Failure == ScriptError {
     var failureCode: ScriptError.Code? {
         if case .failure(let error) = self { return error.code }
         return nil
+    }
+}
+
+/// A network whose answers wait for a gate, and which says when it is asked.
+final class GateNetwork: ScriptNetwork {
+    let asked: AsyncStream<String>
+    private let askedContinuation: AsyncStream<String>.Continuation
+    private let gate = Mutex<[CheckedContinuation<Void, Never>]>([])
+    private let open = Mutex(false)
+
+    init() {
+        (asked, askedContinuation) = AsyncStream.makeStream(of: String.self)
+    }
+
+    func get(_ url: String, deadline: ContinuousClock.Instant) async throws(ScriptNetworkError) -> String {
+        askedContinuation.yield(url)
+        await withCheckedContinuation { continuation in
+            let waits = open.withLock { !$0 }
+            if waits { gate.withLock { $0.append(continuation) } } else { continuation.resume() }
+        }
+        return #"{"id": "7"}"#
+    }
+
+    func release() {
+        open.withLock { $0 = true }
+        for continuation in gate.withLock({ list in
+            defer { list = [] }
+            return list
+        }) { continuation.resume() }
+    }
+}
+
+/// No worker waits on the network: a script stops at the request it lacks, the answer is awaited off the workers, and
+/// the script runs again with it.
+@Suite struct ScriptNetworkWaitTests {
+    @Test func aWorkerIsFreeWhileAScriptsRequestIsInFlight() async throws {
+        // One worker in all: if a run held it while its request is in flight, the second script could not run.
+        let runner = ScriptRunner(
+            configuration: ScriptConfiguration(timeLimit: .seconds(30), workerCount: 1, maximumWorkers: 1)
+        )
+        let fetching = try runner.compile(
+            "function process(url, done) { done('app://' + jsonRequest('https://api.example/' + url).id); }",
+            kind: .script2,
+            name: "/fetching"
+        )
+        let local = try runner.compile(
+            "function process(url, done) { done('app://local'); }",
+            kind: .script2,
+            name: "/l"
+        )
+        let network = GateNetwork()
+        let first = Task { await runner.run(fetching, input: "x", network: network) }
+        var asked = network.asked.makeAsyncIterator()
+        #expect(await asked.next() == "https://api.example/x")
+        let second = await runner.run(local, input: "y", network: nil, timeLimit: .seconds(10))
+        #expect(try second.output.get() == "app://local")
+        network.release()
+        let result = await first.value
+        #expect(try result.output.get() == "app://7")
+        #expect(result.runs == 2)
+        #expect(result.requests == ["https://api.example/x"])
+        #expect(result.usedNetwork)
+    }
+
+    @Test func eachAnswerAScriptLacksCostsOneMoreRun() async throws {
+        let runner = ScriptRunner(configuration: ScriptConfiguration(timeLimit: .seconds(10)))
+        let script = try runner.compile(
+            """
+            function process(url, done) {
+                var a = httpRequest('https://a.example/1');
+                var b = httpRequest('https://b.example/' + a);
+                done('app://' + b);
+            }
+            """,
+            kind: .script2,
+            name: "/two"
+        )
+        let network = TableNetwork(pages: ["https://a.example/1": "2", "https://b.example/2": "done"])
+        let result = await runner.run(script, input: "x", network: network)
+        #expect(try result.output.get() == "app://done")
+        #expect(result.runs == 3)
+        #expect(result.requests == ["https://a.example/1", "https://b.example/2"])
+    }
+
+    @Test func aScriptThatCatchesTheStopIsStillRunAgain() async throws {
+        let runner = ScriptRunner(configuration: ScriptConfiguration(timeLimit: .seconds(10)))
+        let script = try runner.compile(
+            """
+            function process(url, done) {
+                var answer = 'none';
+                try { answer = httpRequest('https://a.example/1'); } catch (error) { answer = 'caught'; }
+                done('app://' + answer);
+            }
+            """,
+            kind: .script2,
+            name: "/catching"
+        )
+        let result = await runner.run(script, input: "x", network: TableNetwork(pages: ["https://a.example/1": "ok"]))
+        #expect(try result.output.get() == "app://ok")
     }
 }
