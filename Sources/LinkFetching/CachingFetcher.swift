@@ -118,15 +118,15 @@ public struct CachingFetcher: LinkFetching {
             cache.metrics.cache(.revalidated, for: request.url)
             return freshened.answer(to: request, status: .revalidated, at: now, configuration: cache.configuration)
         }
-        if [500, 502, 503, 504].contains(response.status), let stale = staleAnswer(stored, to: request) {
-            return stale
-        }
+        let serverFailed = [500, 502, 503, 504].contains(response.status)
+        if serverFailed, let stale = staleAnswer(stored, to: request) { return stale }
         cache.metrics.cache(.miss, for: request.url)
         var fresh = response
         fresh.cacheStatus = .miss
         fresh.freshness = keep(response, for: request, requestTime: requestTime)
-        // The server has a new answer: the old one must not be served, not even as a fallback.
-        if fresh.freshness == nil { cache.remove(stored) }
+        // A new answer that may not be kept replaces the old one all the same: it must not be served again, not even
+        // as a fallback. A failing server has no new answer, so the old one stays for the next attempt.
+        if fresh.freshness == nil && !serverFailed { cache.remove(stored) }
         return fresh
     }
 

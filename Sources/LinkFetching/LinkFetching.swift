@@ -63,29 +63,19 @@ public struct FetchResponse: Sendable, Hashable {
     /// The links visited before `url`, oldest first; empty when there was no redirect.
     public var redirects: [Link]
     /// What an HTTP cache on the way did (``CachingFetcher``); nil when no cache answered or stored it.
-    public var cacheStatus: CacheStatus?
+    public var cacheStatus: CacheStatus? = nil
     /// How much longer this answer may be reused without asking the server again: nil or zero when it must not be
     /// reused (uncacheable, `no-cache`, stale, or no cache on the way). An answer made from several responses may be
     /// reused for the shortest of their freshnesses, and not at all when one of them has none.
-    public var freshness: Duration?
+    public var freshness: Duration? = nil
 
-    /// Creates a response.
-    public init(
-        url: Link,
-        status: Int,
-        headers: HTTPFields = [:],
-        body: [UInt8] = [],
-        redirects: [Link] = [],
-        cacheStatus: CacheStatus? = nil,
-        freshness: Duration? = nil
-    ) {
+    /// Creates a response that no cache has seen (``cacheStatus`` and ``freshness`` nil).
+    public init(url: Link, status: Int, headers: HTTPFields = [:], body: [UInt8] = [], redirects: [Link] = []) {
         self.url = url
         self.status = status
         self.headers = headers
         self.body = body
         self.redirects = redirects
-        self.cacheStatus = cacheStatus
-        self.freshness = freshness
     }
 
     /// Whether this answer may be reused for a while (``freshness`` is more than zero).

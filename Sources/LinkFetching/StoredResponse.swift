@@ -58,13 +58,11 @@ struct StoredResponse: Sendable {
     }
 
     /// The current age in seconds at `now` (§4.2.3): what the server and caches before us said, plus the time it has
-    /// been here. A missing, negative or non-numeric `Age` counts as zero.
+    /// been here. A missing, negative or non-numeric `Age` counts as zero; a huge one as 2³¹ seconds.
     func age(at now: Date) -> TimeInterval {
         let ageValue = response.headers[.age].flatMap { text -> Int? in
-            guard !text.isEmpty, text.utf8.count <= 10, text.utf8.allSatisfy({ (48...57).contains($0) }) else {
-                return nil
-            }
-            return Int(text)
+            guard !text.isEmpty, text.utf8.allSatisfy({ (48...57).contains($0) }) else { return nil }
+            return Int(text) ?? CacheControl.maxSeconds  // digits too many for Int: older than 2³¹ anyway
         }
         let apparentAge = max(0, responseTime.timeIntervalSince(dateValue))
         let responseDelay = max(0, responseTime.timeIntervalSince(requestTime))
