@@ -57,6 +57,7 @@ extension StoredResponse {
     init(request: FetchRequest, response: FetchResponse, requestTime: Date, responseTime: Date) {
         var kept = response
         kept.headers = HTTPFields(response.headers.filter { !Self.connectionFields.contains($0.name.canonicalName) })
+        let date = kept.headers[.date].flatMap(HTTPDate.parse)
         if kept.headers[.date] == nil { kept.headers[.date] = HTTPDate.format(responseTime) }
         kept.cacheStatus = nil
         kept.freshness = nil
@@ -70,6 +71,7 @@ extension StoredResponse {
             response: kept,
             requestTime: requestTime,
             responseTime: responseTime,
+            dateValue: date ?? responseTime,
             selecting: selecting,
             control: CacheControl(kept.headers)
         )
@@ -83,8 +85,10 @@ extension StoredResponse {
         let replaced = Set(updates.map(\.name.canonicalName))
         var fields = HTTPFields(response.headers.filter { !replaced.contains($0.name.canonicalName) })
         fields.append(contentsOf: updates)
+        let date = notModified.headers[.date].flatMap(HTTPDate.parse)
         if notModified.headers[.date] == nil { fields[.date] = HTTPDate.format(responseTime) }
         var copy = self
+        copy.dateValue = date ?? responseTime
         copy.response.headers = fields
         copy.requestTime = requestTime
         copy.responseTime = responseTime

@@ -15,6 +15,9 @@ struct StoredResponse: Sendable {
     var requestTime: Date
     /// When it arrived.
     var responseTime: Date
+    /// The server's `Date`, or the arrival time when it sent none or an unreadable one (the `Date` a cache adds
+    /// is whole seconds, and would otherwise age the response by up to a second).
+    var dateValue: Date
     /// The request's value of each field its `Vary` names (lower-case name → value, nil when absent).
     var selecting: [String: String?]
     /// Its `Cache-Control`.
@@ -51,11 +54,6 @@ struct StoredResponse: Sendable {
     }
 
     // MARK: Age and freshness (RFC 9111 §4.2)
-
-    /// The `Date` the server sent, or the time it arrived.
-    private var dateValue: Date {
-        response.headers[.date].flatMap(HTTPDate.parse) ?? responseTime
-    }
 
     /// The current age in seconds at `now` (§4.2.3): what the server and caches before us said, plus the time it has
     /// been here. A missing, negative or non-numeric `Age` counts as zero; a huge one as 2³¹ seconds.

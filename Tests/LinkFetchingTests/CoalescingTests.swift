@@ -1,6 +1,7 @@
 import Foundation
 import LinkFetching
 import LinkFetchingHTTP
+import MetricsTestKit
 import SwitchyardTestSupport
 import Testing
 
@@ -108,7 +109,12 @@ import Testing
         let server = try await Server.start { [time] _ in
             .text("{}", headers: [.init("Cache-Control", "max-age=300"), .init("Date", time.httpDate)])
         }
-        let stack = FetchingStack(upstream: LiveFetcher(policy: testPolicy()), clock: time.clock)
+        let metrics = TestMetrics()
+        let stack = FetchingStack(
+            upstream: LiveFetcher(policy: testPolicy()),
+            clock: time.clock,
+            metrics: FetchMetrics(factory: metrics)
+        )
         var freshness: [Duration?] = []
         for _ in 0..<3 {
             let scope = stack.scope()
@@ -120,5 +126,16 @@ import Testing
         #expect(server.requestCount == 1, "24 script requests, one upstream request")
         #expect(freshness.prefix(8).allSatisfy { $0 == .seconds(300) })
         #expect(freshness.suffix(8).allSatisfy { $0 == .seconds(280) })
+        // Each resolution asks the stack once; the other seven scripts join it, and are not counted as requests.
+        let host = [("host", FetchMetrics.host(of: request(server, "/").url))]
+        func total(_ label: String, _ extra: [(String, String)] = []) -> Int64 {
+            metrics.counterTotal(label: label, dimensions: host + extra)
+        }
+        #expect(total("switchyard_fetch_requests_total") == 1)
+        #expect(total("switchyard_fetch_responses_total", [("class", "2xx")]) == 1)
+        #expect(total("switchyard_fetch_coalesced_total") == 21)
+        #expect(total("switchyard_fetch_cache_total", [("status", "miss")]) == 1)
+        #expect(total("switchyard_fetch_cache_total", [("status", "hit")]) == 2)
+        #expect(try metrics.expectGauge("switchyard_fetch_in_flight", host).lastValue == 0)
     }
 }
