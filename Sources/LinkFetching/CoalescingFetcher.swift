@@ -6,8 +6,8 @@ import WebLinks
 ///
 /// Nothing is kept once the answer lands (that is the ``CachingFetcher``'s job, above it in a ``FetchingStack``).
 /// A caller that is cancelled or reaches its own time limit stops waiting without disturbing the others; the
-/// request itself is cancelled only when nobody waits for it any more. A joiner shares the flight's time limit,
-/// which is the first caller's.
+/// request itself is cancelled only when nobody waits for it any more. The request is sent with the time limit of the
+/// caller that started it; when it runs out of that time, a joiner with a later limit asks again (once).
 public struct CoalescingFetcher: LinkFetching {
     /// The fetcher that sends the requests.
     public let wrapped: any LinkFetching

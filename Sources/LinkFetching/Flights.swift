@@ -14,6 +14,8 @@ package final class Flights: Sendable {
     private struct Flight {
         var id: Int
         var waiters: Waiters<Outcome>
+        /// When the time limit of the caller that started it ends (nil: no limit of its own).
+        var deadline: Date?
         var task: Task<Void, Never>?
     }
 
@@ -44,43 +46,53 @@ package final class Flights: Sendable {
     package func fetch(
         _ request: FetchRequest,
         through fetcher: any LinkFetching
-    ) async throws(FetchError)
-        -> FetchResponse
-    {
+    ) async throws(FetchError) -> FetchResponse {
+        try await fetch(request, through: fetcher, mayRetry: true)
+    }
+
+    private func fetch(
+        _ request: FetchRequest,
+        through fetcher: any LinkFetching,
+        mayRetry: Bool
+    ) async throws(FetchError) -> FetchResponse {
         let key = RequestKey(request)
+        let deadline = request.timeout.map { clock.now.addingTimeInterval($0.timeInterval) }
         enum Step {
             case landed(Outcome)
-            case join(Int, Waiters<Outcome>, Waiters<Outcome>.Ticket, starts: Bool)
+            case join(Flight, Waiters<Outcome>.Ticket, starts: Bool)
         }
         let step = state.withLock { state -> Step in
             if let outcome = state.landed[key] { return .landed(outcome) }
-            if let flight = state.flying[key] {
-                return .join(flight.id, flight.waiters, flight.waiters.enqueue(), starts: false)
-            }
-            let flight = Flight(id: state.nextID, waiters: Waiters())
+            if let flight = state.flying[key] { return .join(flight, flight.waiters.enqueue(), starts: false) }
+            let flight = Flight(id: state.nextID, waiters: Waiters(), deadline: deadline)
             state.nextID += 1
             state.flying[key] = flight
-            return .join(flight.id, flight.waiters, flight.waiters.enqueue(), starts: true)
+            return .join(flight, flight.waiters.enqueue(), starts: true)
         }
         switch step {
         case .landed(let outcome):
             metrics.coalesced(request.url)
             return try outcome.get()
-        case .join(let id, let waiters, let ticket, let starts):
+        case .join(let flight, let ticket, let starts):
             if starts {
-                start(id, key: key, request: request, through: fetcher)
+                start(flight.id, key: key, request: request, through: fetcher)
             } else {
                 metrics.coalesced(request.url)
             }
-            let deadline = request.timeout.map { clock.now.addingTimeInterval($0.timeInterval) }
-            switch await waiters.wait(ticket, until: deadline, clock: clock) {
+            switch await flight.waiters.wait(ticket, until: deadline, clock: clock) {
+            case .value(.failure(let error)) where mayRetry && !starts && error.code == .timeout:
+                // The flight ran out of the time of the caller that started it; a caller with more asks again.
+                guard let ended = flight.deadline, deadline.map({ $0 > ended }) ?? true else { throw error }
+                var again = request
+                again.timeout = deadline.map { .clamped(seconds: $0.timeIntervalSince(clock.now)) }
+                return try await fetch(again, through: fetcher, mayRetry: false)
             case .value(let outcome):
                 return try outcome.get()
             case .cancelled:
-                leave(id, key: key)
+                leave(flight.id, key: key)
                 throw FetchError.cancelled(request.url.text)
             case .timedOut:
-                leave(id, key: key)
+                leave(flight.id, key: key)
                 throw FetchError.timeout(request.url.text, request.timeout ?? .zero)
             }
         }

@@ -73,6 +73,28 @@ import Testing
         #expect(server.requestCount == 1)
     }
 
+    @Test func aJoinerWithMoreTimeAsksAgainWhenTheFlightRunsOutOfTime() async throws {
+        let gate = Gate()
+        let server = try await Server.start { _ in
+            await gate.pass()
+            defer { gate.leave() }
+            return .text("patient answer")
+        }
+        let fetcher = CoalescingFetcher(wrapping: LiveFetcher(policy: testPolicy()), clock: time.clock)
+        // Real time: the live fetcher enforces the limit; two seconds leave the patient caller ample time to join.
+        let hasty = Task { try await fetcher.fetch(request(server, "/x", timeout: .seconds(2))) }
+        await eventually("the hasty request reached the server") { gate.arrived == 1 }
+        let patient = Task { try await fetcher.fetch(request(server, "/x")) }
+        await eventually("the patient caller joined") { fetcher.waiting(for: request(server, "/x")) == 2 }
+        let hastyOutcome = await hasty.result
+        await eventually("the patient caller asked again") { gate.arrived == 2 }
+        gate.open()
+        let answer = try await patient.value
+        await server.stop()
+        #expect(failureCode(hastyOutcome) == .timeout)
+        #expect(answer.text == "patient answer")
+    }
+
     @Test func aResolutionScopeMakesEachRequestOnceEvenWhenNoStore() async throws {
         let server = try await Server.start { request in
             .text("for \(request.path)", headers: [.init("Cache-Control", "no-store")])
