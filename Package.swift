@@ -19,6 +19,8 @@ let hummingbirdTesting: Target.Dependency = .product(name: "HummingbirdTesting",
 let crypto: Target.Dependency = .product(name: "Crypto", package: "swift-crypto")
 let asyncHTTPClient: Target.Dependency = .product(name: "AsyncHTTPClient", package: "async-http-client")
 let httpTypes: Target.Dependency = .product(name: "HTTPTypes", package: "swift-http-types")
+// The metrics API only (no backend): the fetching layer counts per host through any factory a caller passes.
+let coreMetrics: Target.Dependency = .product(name: "CoreMetrics", package: "swift-metrics")
 let nioCore: Target.Dependency = .product(name: "NIOCore", package: "swift-nio")
 let nio: [Target.Dependency] = [nioCore] + ["NIOPosix", "NIOHTTP1"].map { .product(name: $0, package: "swift-nio") }
 
@@ -45,6 +47,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
+        .package(url: "https://github.com/apple/swift-metrics.git", from: "2.13.0"),
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.1"),
@@ -85,8 +88,9 @@ let package = Package(
             name: "LinkScripts",
             dependencies: [.target(name: "CJavaScriptCore", condition: .when(platforms: [.linux]))]
         ),
-        // The fetching protocol, policy and fixtures; the AsyncHTTPClient client lives apart in LinkFetchingHTTP.
-        .target(name: "LinkFetching", dependencies: ["WebLinks", httpTypes]),
+        // The fetching protocol, policy, fixtures, HTTP cache, coalescing and politeness; the AsyncHTTPClient client
+        // lives apart in LinkFetchingHTTP.
+        .target(name: "LinkFetching", dependencies: ["WebLinks", httpTypes, coreMetrics]),
         .target(
             name: "LinkFetchingHTTP",
             dependencies: [
@@ -159,7 +163,10 @@ let package = Package(
         ),
         .testTarget(
             name: "LinkFetchingTests",
-            dependencies: ["LinkFetching", "LinkFetchingHTTP", "SwitchyardTestSupport", httpTypes]
+            dependencies: [
+                "LinkFetching", "LinkFetchingHTTP", "SwitchyardTestSupport", httpTypes,
+                .product(name: "MetricsTestKit", package: "swift-metrics"),
+            ]
         ),
         .testTarget(name: "LinkScriptsTests", dependencies: ["LinkScripts", "SwitchyardTestSupport"]),
         .testTarget(name: "XCallbackURLTests", dependencies: ["XCallbackURL", "SwitchyardTestSupport"]),

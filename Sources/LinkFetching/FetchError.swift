@@ -34,6 +34,9 @@ public struct FetchError: Error, Sendable, Equatable, CustomStringConvertible {
         case transport
         /// Downloaded data was rejected by the caller's validation.
         case invalidContent
+        /// The host asked to be left alone for a while (`429` or `503` with `Retry-After`), and that time has not
+        /// passed; the request was not sent (``PoliteFetcher``).
+        case backedOff
     }
 
     /// The kind of failure.
@@ -76,6 +79,11 @@ extension FetchError {
 
     package static func timeout(_ url: String, _ limit: Duration) -> FetchError {
         FetchError(.timeout, url: url, message: "Fetching '\(url)' took longer than the limit of \(limit).")
+    }
+
+    /// The caller's task was cancelled while it waited (reported as a time-out, as `LiveFetcher` reports it).
+    package static func cancelled(_ url: String) -> FetchError {
+        FetchError(.timeout, url: url, message: "Fetching '\(url)' was cancelled before it finished.")
     }
 
     package static func transport(_ url: String, _ underlying: any Error) -> FetchError {

@@ -62,8 +62,14 @@ public struct FetchResponse: Sendable, Hashable {
     public var body: [UInt8]
     /// The links visited before `url`, oldest first; empty when there was no redirect.
     public var redirects: [Link]
+    /// What an HTTP cache on the way did (``CachingFetcher``); nil when no cache answered or stored it.
+    public var cacheStatus: CacheStatus? = nil
+    /// How much longer this answer may be reused without asking the server again: nil or zero when it must not be
+    /// reused (uncacheable, `no-cache`, stale, or no cache on the way). An answer made from several responses may be
+    /// reused for the shortest of their freshnesses, and not at all when one of them has none.
+    public var freshness: Duration? = nil
 
-    /// Creates a response.
+    /// Creates a response that no cache has seen (``cacheStatus`` and ``freshness`` nil).
     public init(url: Link, status: Int, headers: HTTPFields = [:], body: [UInt8] = [], redirects: [Link] = []) {
         self.url = url
         self.status = status
@@ -71,6 +77,9 @@ public struct FetchResponse: Sendable, Hashable {
         self.body = body
         self.redirects = redirects
     }
+
+    /// Whether this answer may be reused for a while (``freshness`` is more than zero).
+    public var isReusable: Bool { (freshness ?? .zero) > .zero }
 
     /// The body as text (UTF-8, invalid bytes replaced).
     public var text: String { String(decoding: body, as: UTF8.self) }
