@@ -6,9 +6,10 @@ import WebLinks
 /// it knows what opens it, without asking the next server.
 ///
 /// Each hop goes through the fetcher, so a `LiveFetcher` applies its policy (scheme, port, resolved addresses) to
-/// every one. Hops are cached for the life of the process (bounded, with a time to live), because the same short
-/// links recur across many resolutions; a failed hop is remembered for a shorter time, and a hop that only ran out
-/// of its caller's time is not remembered at all.
+/// every one, and a ``FetchingStack``'s HTTP cache keeps what the server allows it to keep (a `301` or `308` by the
+/// heuristic, anything with `max-age`): short links that recur across resolutions are asked again only when their
+/// answer is stale. A failed hop (an unreachable host, a refused address) is remembered for a minute, so a server does
+/// not retry it on every request for the same link; a hop that only ran out of its caller's time is not remembered.
 public actor RedirectFollower {
     /// What one link answered.
     public struct Hop: Sendable, Hashable {
@@ -20,6 +21,10 @@ public actor RedirectFollower {
         public var location: Link?
         /// The answer's headers, in server order (what `headers` rules match).
         public var headers: HTTPFields
+        /// How long the answer may still be reused (``FetchResponse/freshness``; nil: not at all).
+        public var freshness: Duration? = nil
+        /// What the HTTP cache did for it (nil: there is none).
+        public var cacheStatus: CacheStatus? = nil
 
         /// Whether the answer is a redirect to ``location``.
         public var isRedirect: Bool { location != nil }
@@ -40,36 +45,30 @@ public actor RedirectFollower {
     private let policy: NetworkPolicy
     /// The most redirects ``follow(_:deadline:)`` takes.
     public nonisolated let maxHops: Int
-    private var hops: ExpiringCache<String, Hop>
     /// Recent failures (an unreachable host, a refused address), so a server does not retry them on every request
-    /// for the same link; kept shorter than answers.
+    /// for the same link.
     private var failures: ExpiringCache<String, FetchError>
 
-    /// Creates a follower over `fetcher` that takes at most `maxHops` redirects per link and caches up to
-    /// `cacheCapacity` hops for `timeToLive` (failures for `failureTimeToLive`).
+    /// Creates a follower over `fetcher` that takes at most `maxHops` redirects per link and remembers up to
+    /// `failureCapacity` failed hops for `failureTimeToLive`.
     public init(
         fetcher: any LinkFetching,
         maxHops: Int = 5,
-        cacheCapacity: Int = 1024,
-        timeToLive: Duration = .seconds(600),
+        failureCapacity: Int = 1024,
         failureTimeToLive: Duration = .seconds(60)
     ) {
         self.fetcher = fetcher
         self.maxHops = max(0, maxHops)
         // Only the Location rules matter here; addresses are the fetcher's business.
         self.policy = NetworkPolicy()
-        self.hops = ExpiringCache(capacity: cacheCapacity, timeToLive: timeToLive)
-        self.failures = ExpiringCache(capacity: cacheCapacity, timeToLive: failureTimeToLive)
+        self.failures = ExpiringCache(capacity: failureCapacity, timeToLive: failureTimeToLive)
     }
 
     /// Asks `link` once, without following a redirect; the answer must come before `deadline`.
     public func hop(_ link: Link, deadline: ContinuousClock.Instant) async throws(FetchError) -> Hop {
-        if let cached = hops.value(for: link.text) { return cached }
         if let failure = failures.value(for: link.text) { throw failure }
         do {
-            let hop = try await ask(link, deadline: deadline)
-            hops.insert(hop, for: link.text)
-            return hop
+            return try await ask(link, deadline: deadline)
         } catch {
             // Running out of the caller's time says nothing about the link: the next caller may have more.
             if error.code != .timeout { failures.insert(error, for: link.text) }
@@ -98,8 +97,8 @@ public actor RedirectFollower {
         }
     }
 
-    /// The number of cached hops (expired ones included until they are next touched).
-    public var cachedCount: Int { hops.count }
+    /// The number of failed hops remembered (expired ones included until they are next touched).
+    public var rememberedFailureCount: Int { failures.count }
 
     private func ask(_ link: Link, deadline: ContinuousClock.Instant) async throws(FetchError) -> Hop {
         var method = FetchRequest.Method.head
@@ -110,7 +109,14 @@ public actor RedirectFollower {
         }
         let isRedirect = [301, 302, 303, 307, 308].contains(response.status)
         let location = isRedirect ? try policy.resolve(location: response.headers[.location], from: link) : nil
-        return Hop(method: method, status: response.status, location: location, headers: response.headers)
+        return Hop(
+            method: method,
+            status: response.status,
+            location: location,
+            headers: response.headers,
+            freshness: response.freshness,
+            cacheStatus: response.cacheStatus
+        )
     }
 
     private func exchange(

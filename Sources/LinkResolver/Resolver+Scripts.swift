@@ -6,7 +6,8 @@ import WebLinks
 
 extension Resolver {
     /// Runs every script opening until `deadline`, filling in `result` in place; each gets the input its rule
-    /// matched. Returns whether every output is reproducible. Outputs kept from earlier
+    /// matched, and all share `network` (one resolution's answers: eight scripts asking for the same URL cause one
+    /// request). Returns how long the outputs may be kept together. Outputs kept from earlier
     /// runs are filled in first, on this task; only the scripts left run, concurrently (measured under
     /// `scripts/loadtest`: a task group per request cost a tenth of the server's time once every output was kept).
     func render(
@@ -15,8 +16,9 @@ extension Resolver {
         headers: HTTPFields?,
         engine: ScriptEngine,
         scripts: CompiledScripts,
+        network: ScriptFetches?,
         deadline: ContinuousClock.Instant
-    ) async -> Bool {
+    ) async -> Cacheability {
         var pending: [(index: Int, script: CompiledScript, input: String)] = []
         for index in result.indices where result[index].needsScript {
             switch prepare(&result[index], link: link, headers: headers, scripts: scripts) {
@@ -30,25 +32,30 @@ extension Resolver {
                 break
             }
         }
-        if pending.isEmpty { return true }
+        if pending.isEmpty { return .unlimited }
         if pending.count == 1, let only = pending.first {
-            let run = await engine.runReporting(only.script, input: only.input, deadline: deadline)
+            let run = await engine.runReporting(only.script, input: only.input, deadline: deadline, network: network)
             Self.fill(&result[only.index], with: run.output)
-            return run.isReproducible
+            return run.cacheability
         }
-        return await withTaskGroup(of: (Int, Result<String?, ScriptError>, Bool).self) { group in
+        return await withTaskGroup(of: (Int, Result<String?, ScriptError>, Cacheability).self) { group in
             for job in pending {
                 group.addTask {
-                    let run = await engine.runReporting(job.script, input: job.input, deadline: deadline)
-                    return (job.index, run.output, run.isReproducible)
+                    let run = await engine.runReporting(
+                        job.script,
+                        input: job.input,
+                        deadline: deadline,
+                        network: network
+                    )
+                    return (job.index, run.output, run.cacheability)
                 }
             }
-            var isReproducible = true
-            for await (index, output, reproducible) in group {
+            var cacheability = Cacheability.unlimited
+            for await (index, output, runCacheability) in group {
                 Self.fill(&result[index], with: output)
-                isReproducible = isReproducible && reproducible
+                cacheability = cacheability.combined(with: runCacheability)
             }
-            return isReproducible
+            return cacheability
         }
     }
 

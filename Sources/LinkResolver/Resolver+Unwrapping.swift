@@ -75,15 +75,25 @@ extension Resolver {
                 && rules.headerRulesCouldApply(to: stage.link)
             let wantsRedirect = !stage.hasAction
             guard wantsHeaders || wantsRedirect else { return }
-            run.limit(to: .uncacheable(reason: "asked the network"))
-            guard !run.budget.isExpired else { return }
+            guard !run.budget.isExpired else {
+                run.limit(to: .uncacheable(reason: "the time ran out before the link's server was asked"))
+                return
+            }
             let hop: RedirectFollower.Hop
             do {
                 hop = try await follower.hop(stage.link, deadline: run.budget.deadline)
             } catch {
+                run.limit(to: .uncacheable(reason: "asking the link's server failed"))
                 if wantsRedirect { steps.append(.refusedHop(from: stage.link, error)) }
                 return
             }
+            // The answer is kept no longer than the hop's own answer may be.
+            if let freshness = hop.freshness, freshness > .zero {
+                run.limit(to: .upTo(freshness))
+            } else {
+                run.limit(to: .uncacheable(reason: "the link's server answered with nothing a cache may keep"))
+            }
+            if hop.cacheStatus == .stale { run.staleURLs.append(stage.link.text) }
             guard let next = hop.location else {
                 // The link's own answer: its headers are what `headers` rules match.
                 if wantsHeaders {

@@ -144,16 +144,21 @@ public final class Resolver: Sendable {
         // Moved out of the stage, so that filling in script URLs does not copy every opening.
         var openings = stage.openings
         stage.openings = []
+        var scriptNetwork: ScriptFetches?
         if request.runsScripts, let engine, let scripts {
-            let rendered = await render(
-                &openings,
-                link: stage.link,
-                headers: stage.headers,
-                engine: engine,
-                scripts: scripts,
-                deadline: run.budget.deadline
+            // One resolution's scripts share their answers: each distinct request once, through the shared stack.
+            scriptNetwork = engine.fetcher.map { ScriptFetches(fetcher: ResolutionScope(wrapping: $0)) }
+            run.limit(
+                to: await render(
+                    &openings,
+                    link: stage.link,
+                    headers: stage.headers,
+                    engine: engine,
+                    scripts: scripts,
+                    network: scriptNetwork,
+                    deadline: run.budget.deadline
+                )
             )
-            if !rendered { run.cacheability = run.cacheability.combined(with: .uncacheable(reason: "a script")) }
         }
         var resolution = Resolution(
             input: input ?? link.text,
@@ -163,12 +168,24 @@ public final class Resolver: Sendable {
             timedOutRules: run.timedOut,
             trace: run.trace
         )
+        for url in run.staleURLs + (scriptNetwork?.staleURLs ?? []) {
+            resolution.notices.append(
+                ResolutionNotice(
+                    code: Self.staleAnswer,
+                    message:
+                        "the server of \(url) could not be asked, so its last good answer was used: it may be out of date"
+                )
+            )
+        }
         decide(&resolution, link: stage.link, &run)
         if !run.timedOut.isEmpty {
             run.cacheability = run.cacheability.combined(with: .uncacheable(reason: "a regex ran out of time"))
         }
         return ResolutionOutcome(resolution: resolution, cacheKey: key, cacheability: run.cacheability)
     }
+
+    /// The notice of an answer built on a stale copy of a response (its server failed; stale-if-error).
+    public static let staleAnswer = "E_STALE_RESPONSE"
 
     /// What one resolution carries from stage to stage.
     struct Run {
@@ -177,6 +194,8 @@ public final class Resolver: Sendable {
         var trace: ResolutionTrace?
         var timedOut: [JSONPointer] = []
         var cacheability = Cacheability.unlimited
+        /// The links whose HTTP answer was a stale copy served because their server failed.
+        var staleURLs: [String] = []
 
         init(request: ResolveRequest) {
             self.request = request

@@ -85,23 +85,34 @@ public final class ScriptEngine: Sendable {
         results?.output(of: script, input: input)
     }
 
-    /// ``run(_:input:deadline:)``, and whether the output is what the script gives for that input every time: no
-    /// network request, nothing that depends on the moment (a kept output always is).
+    /// ``run(_:input:deadline:)``, and how long its output may be kept: `unlimited` when it is what the script gives
+    /// for that input every time (no network request, nothing that depends on the moment; a kept output always is),
+    /// the shortest freshness of the answers it used when it used the network through `network`, else `uncacheable`.
+    ///
+    /// `network` is where its requests go (a resolution passes its own, so its scripts share their answers); by
+    /// default the engine's fetcher, each run on its own.
     package func runReporting(
         _ script: CompiledScript,
         input: String,
-        deadline: ContinuousClock.Instant
-    ) async -> (output: Result<String?, ScriptError>, isReproducible: Bool) {
-        if let kept = keptOutput(of: script, input: input) { return (kept, true) }
+        deadline: ContinuousClock.Instant,
+        network: ScriptFetches? = nil
+    ) async -> (output: Result<String?, ScriptError>, cacheability: Cacheability) {
+        if let kept = keptOutput(of: script, input: input) { return (kept, .unlimited) }
         let admission = admit(script)
-        if case .refused(let refusal) = admission { return (.failure(refusal), false) }
-        let network = fetcher.map { FetcherScriptNetwork(fetcher: $0) }
+        if case .refused(let refusal) = admission {
+            return (.failure(refusal), .uncacheable(reason: "a script set aside"))
+        }
+        let network = network ?? fetcher.map { ScriptFetches(fetcher: $0) }
         let result = await runner.run(script, input: input, network: network, deadline: deadline)
         results?.keep(result, of: script, input: input)
         let output = result.output
         let stopped = if case .failure(let error) = output { error.code == .timeout } else { false }
         record(admission, of: script.id, stopped: stopped)
-        return (output, ScriptResultCache.isReproducible(result))
+        guard ScriptResultCache.isReusable(output) else {
+            return (output, .uncacheable(reason: "a script's run depended on the moment"))
+        }
+        guard result.usedNetwork || !result.requests.isEmpty else { return (output, .unlimited) }
+        return (output, network?.cacheability(of: result.requests) ?? .uncacheable(reason: "a script used the network"))
     }
 
     /// Whether a run of a script may start under the ``RunawayPolicy``.
@@ -214,35 +225,4 @@ struct RunawayRecord {
     /// Set aside until then; once past, the script runs one trial at a time until one ends in time.
     var setAsideUntil: Duration?
     var trialRunning = false
-}
-
-/// Scripts' `httpRequest` over ``LinkFetching``: the same policy, recorder and replayer as everything else.
-struct FetcherScriptNetwork: ScriptNetwork {
-    let fetcher: any LinkFetching
-
-    func get(_ url: String, deadline: ContinuousClock.Instant) async throws(ScriptNetworkError) -> String {
-        // A script's URL is parsed by the one link parser, like every other link: a text it refuses never reaches
-        // the network, and what is fetched is what the parser read.
-        let link: Link
-        do {
-            link = try Link(url)
-        } catch {
-            switch error.code {
-            case .notWebLink, .userinfo, .backslash, .ambiguousHost, .badHost, .badPort:
-                throw ScriptNetworkError(kind: .blocked, message: "'\(url)' is refused: \(error.message)")
-            default:
-                throw ScriptNetworkError(kind: .failed, message: "'\(url)' is not a link: \(error.message)")
-            }
-        }
-        do {
-            return try await fetcher.fetch(FetchRequest(url: link, timeout: deadline - ContinuousClock.now)).text
-        } catch {
-            switch error.code {
-            case .offline: throw ScriptNetworkError(kind: .offline, message: error.description)
-            case .blockedAddress, .forbiddenScheme, .forbiddenPort:
-                throw ScriptNetworkError(kind: .blocked, message: error.description)
-            default: throw ScriptNetworkError(kind: .failed, message: "\(error.description) [\(error.identifier)]")
-            }
-        }
-    }
 }

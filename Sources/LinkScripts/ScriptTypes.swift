@@ -22,6 +22,8 @@ public struct ScriptNetworkError: Error, Sendable, Equatable {
         case blocked
         /// The request was made and failed.
         case failed
+        /// The request was not sent: its host asked to be left alone for a while (`429`/`503` with `Retry-After`).
+        case backedOff
     }
 
     /// The kind of failure.
@@ -154,6 +156,8 @@ public struct ScriptError: Error, Sendable, Equatable, CustomStringConvertible {
         case memory = "E_SCRIPT_MEMORY"
         /// The script asked for more network requests than one run may make.
         case tooManySubrequests = "E_TOO_MANY_SUBREQUESTS"
+        /// A request of the script was not sent: its host asked to be left alone for a while.
+        case backedOff = "E_BACKED_OFF"
         /// Not run: the script kept running out of time and is set aside for a while (see `RunawayPolicy`).
         case quarantined = "E_SCRIPT_QUARANTINED"
         /// Not run: as many abandoned runs as ``ScriptStopping/abandon(maximumAbandoned:)`` allows are still

@@ -172,6 +172,10 @@ final class ScriptWorker: @unchecked Sendable {
                 )
             )
         }
+        // Likewise a script whose request was held back: its result without the answer says nothing.
+        if let error = state.backedOff {
+            return .failure(ScriptError(code: .backedOff, rule: rule, message: "not sent: \(error.message)"))
+        }
         if let completion = state.completion {
             // A result given before a later exception or termination is kept.
             switch completion {
