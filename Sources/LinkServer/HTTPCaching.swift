@@ -3,6 +3,7 @@ import HTTPTypes
 import Hummingbird
 import LinkResolver
 import LinkRules
+import NIOCore
 
 /// The HTTP caching of the answers made from nothing but the server's version, its rules and the request (the
 /// resolution routes, `/v1/apps`, `/v1/app-types`, `/v1/choose`, `/openapi.json`), so that replicas behind any
@@ -62,6 +63,44 @@ struct HTTPCaching: Sendable {
         guard made.cacheability.allowsStoring else {
             response.headers[.cacheControl] = control
             return response
+        }
+        if condition == .any { return notModified(tag, cacheControl: control) }
+        response.headers[.eTag] = tag.header
+        response.headers[.cacheControl] = control
+        return response
+    }
+
+    /// Answers `request` with the document `make` makes, tagged by `parts` (what it is made from), or `304` for a client
+    /// or cache that has it already.
+    ///
+    /// An answer that depends on `parts` alone (`unlimited`) is tagged by them, known before it is made, so a listed
+    /// tag is answered without making it. An answer built from responses of other servers (`upTo`: fresh for a while)
+    /// is tagged by `parts` and its own bytes: the same request may give other bytes once those responses change, and
+    /// a cache revalidating it must then get them; such a tag is checked after the answer is made.
+    func answer<Document: Encodable>(
+        _ request: Request,
+        tagParts parts: [String],
+        make: () async throws -> (document: Document, cacheability: Cacheability)
+    ) async throws -> Response {
+        let keyTag = EntityTag(parts)
+        let condition = IfNoneMatch(request.headers[values: .ifNoneMatch])
+        if condition?.lists(keyTag) == true { return notModified(keyTag, cacheControl: cacheControl) }
+        let made = try await make()
+        let body = try DocumentEncoder.document(made.document)
+        var response = Response(
+            status: .ok,
+            headers: [.contentType: "application/json; charset=utf-8", .contentLength: String(body.count)],
+            body: ResponseBody(byteBuffer: ByteBuffer(bytes: body))
+        )
+        let control = cacheControl(for: made.cacheability)
+        guard made.cacheability.allowsStoring else {
+            response.headers[.cacheControl] = control
+            return response
+        }
+        var tag = keyTag
+        if made.cacheability.maximumAge != nil {
+            tag = EntityTag(parts + ["content:" + EntityTag.hexadecimal(SHA256.hash(data: body))])
+            if condition?.lists(tag) == true { return notModified(tag, cacheControl: control) }
         }
         if condition == .any { return notModified(tag, cacheControl: control) }
         response.headers[.eTag] = tag.header

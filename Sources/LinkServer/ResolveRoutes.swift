@@ -52,7 +52,7 @@ struct ResolveRoutes {
         }
         let resolver = store.current.resolver
         let key = resolver.cacheKey(for: input, resolveRequest)
-        return try await caching.answer(request, context: context, tag: EntityTag(key.parts)) {
+        return try await caching.answer(request, tagParts: key.parts) {
             let outcome = await resolver.outcome(link, input: input, resolveRequest, key: key)
             return (outcome.resolution, outcome.cacheability)
         }

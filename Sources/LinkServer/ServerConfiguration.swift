@@ -1,5 +1,6 @@
 import AppChooser
 import Foundation
+import LinkFetching
 import LinkResolver
 import LinkScripts
 
@@ -36,6 +37,10 @@ package struct ServerConfiguration: Sendable {
     package var allowPrivateAddresses: Bool
     /// The most network requests one script run may make; the next throws `E_TOO_MANY_SUBREQUESTS` in JavaScript.
     package var maximumScriptRequests: Int
+    /// How politely each upstream host is treated (`serve --per-host-requests`, `--per-host-rate`).
+    package var hostLimits = HostLimits()
+    /// The HTTP cache every resolution fetches through (script requests, short-link hops).
+    package var httpCache = HTTPCache.Configuration()
     /// Where a manifest URL's last good copy is kept.
     package var cacheDirectory: URL
     /// How long a cache in front of the server (or a client) may answer with a reproducible answer without asking

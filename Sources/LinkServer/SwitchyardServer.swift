@@ -7,6 +7,7 @@ import LinkMatching
 import LinkResolver
 import LinkRules
 import Logging
+import Prometheus
 
 /// `switchyard serve`: the HTTP API and playground over one rule set that reloads without dropping requests.
 package struct SwitchyardServer: Sendable {
@@ -58,8 +59,19 @@ package struct SwitchyardServer: Sendable {
         if let path = configuration.userLayer {
             rules = try loader.apply(userLayer: path, over: rules)
         }
-        metrics = ServerMetrics()
-        network = ServerNetwork(fetcher: fetcher, maximumScriptRequests: configuration.maximumScriptRequests)
+        let serverMetrics = ServerMetrics()
+        metrics = serverMetrics
+        // Resolutions fetch through the fetching stack: the HTTP cache, coalescing, per-host limits, counted in the
+        // server's own registry (/metrics).
+        let stack = fetcher.map {
+            FetchingStack(
+                upstream: $0,
+                cache: configuration.httpCache,
+                limits: configuration.hostLimits,
+                metrics: FetchMetrics(factory: PrometheusMetricsFactory(registry: serverMetrics.registry))
+            )
+        }
+        network = ServerNetwork(fetcher: stack, maximumScriptRequests: configuration.maximumScriptRequests)
         catalog = (try? AppCatalog.bundled()) ?? AppCatalog()
         store = RuleSetStore(
             network.resolver(for: rules, stages: configuration.stages),

@@ -47,6 +47,8 @@ struct NetworkOptions: ParsableArguments {
 
     @OptionGroup var scriptRequests: ScriptRequestLimit
 
+    @OptionGroup var hostLimits: HostLimitOptions
+
     func validate() throws {
         if record != nil && replay != nil { throw ValidationError("--record and --replay cannot be used together") }
         if offline && (online || record != nil) {
@@ -67,9 +69,17 @@ struct NetworkOptions: ParsableArguments {
     /// The time limit of one resolution (or test case).
     var timeLimit: Duration { .milliseconds(Int(timeout * 1000)) }
 
-    /// The fetcher to use, or nil when the command runs offline. `onlineByDefault`: resolve goes online unless told
+    /// The fetcher to use, or nil when the command runs offline: the fetching stack (HTTP cache, coalescing, per-host
+    /// limits) over the network, a recorder or a replayer. `onlineByDefault`: resolve goes online unless told
     /// otherwise; test stays offline unless told otherwise. A `--replay` folder that cannot be read stops the command.
     func fetcher(onlineByDefault: Bool) throws(CommandFailure) -> (any LinkFetching)? {
+        guard let upstream = try upstream(onlineByDefault: onlineByDefault) else { return nil }
+        // Fixtures answer at once and ask no host: no limits over a replay.
+        return FetchingStack(upstream: upstream, limits: replay == nil ? hostLimits.limits : nil)
+    }
+
+    /// What the stack fetches from: the network, a recorder over it, or a replayer; nil offline.
+    private func upstream(onlineByDefault: Bool) throws(CommandFailure) -> (any LinkFetching)? {
         if let replay {
             do {
                 try UserFile.requireDirectory(replay)

@@ -78,6 +78,8 @@ struct ServeCommand: AsyncParsableCommand {
 
     @OptionGroup var scriptRequests: ScriptRequestLimit
 
+    @OptionGroup var hostLimits: HostLimitOptions
+
     @OptionGroup(title: "Cleaning (ClearURLs' catalog; a request turns it off with clean=false)")
     var cleaning: CleaningArguments
 
@@ -116,6 +118,7 @@ struct ServeCommand: AsyncParsableCommand {
             maximumScriptRequests: scriptRequests.maximum,
             cacheMaxAge: .seconds(cacheMaxAge)
         )
+        settings.hostLimits = hostLimits.limits
         settings.choices = try choices.map(Self.openChoices)
         settings.userLayer = userLayer
         if let loaded = try await cleaning.catalog(store: CleanCommand.store(fetcher: offline ? nil : catalogFetcher)) {
