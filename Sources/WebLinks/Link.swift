@@ -5,8 +5,10 @@ import Foundation
 /// Only the parser makes one (``init(_:maximumLength:)``), so a value of this type has passed every check, and
 /// parsing its own ``text`` again gives the same link. The canonical form:
 /// - scheme `http` or `https`, lower-cased; other schemes are refused (Switchyard resolves web links);
-/// - host lower-cased; international names in punycode; WHATWG's IPv4 number forms (`2130706433`, `0x7f.1`) as the
-///   dotted address they name; IPv6 compressed; one trailing dot dropped;
+/// - host lower-cased; international names in punycode, and a label that begins `xn--` refused unless it is valid
+///   punycode that converts back to itself (UTS #46, as the WHATWG URL Standard's domain to ASCII requires); WHATWG's
+///   IPv4 number forms (`2130706433`, `0x7f.1`) as the dotted address they name; IPv6 compressed; one trailing dot
+///   dropped;
 /// - the scheme's default port dropped;
 /// - in path, query and fragment, the ASCII characters the WHATWG URL Standard percent-encodes (space, `"`, `<`,
 ///   `>`, the backtick, `{`, `}`, and `'` in the query) and every invisible format character (bidirectional controls,

@@ -17,7 +17,8 @@ public struct LinkError: Error, Sendable, Equatable, CustomStringConvertible, Co
         case userinfo = "E_USERINFO"
         /// A port that is not a number from 0 to 65535.
         case badPort = "E_BAD_PORT"
-        /// A host that is empty, malformed, percent-encoded or not a valid international name.
+        /// A host that is empty, malformed, percent-encoded or not a valid international name (a label that begins
+        /// `xn--` and is not valid punycode included).
         case badHost = "E_BAD_HOST"
         /// A backslash before the query: browsers read it as `/`, HTTP clients do not, so the host can differ.
         case backslash = "E_BACKSLASH"

@@ -9,7 +9,7 @@ import Darwin
 #endif
 
 /// The canonical form of a web link's host, as the WHATWG URL Standard reads hosts of special schemes: IPv6 literals
-/// compressed, numbers as IPv4 addresses, names lower-cased and in punycode.
+/// compressed, numbers as IPv4 addresses, names lower-cased and in punycode, every `xn--` label valid punycode.
 enum LinkHost {
     static func canonical(_ text: Substring) throws(LinkError) -> String {
         guard !text.isEmpty else { throw LinkError(code: .badHost, message: "the link has an empty host") }
@@ -25,11 +25,14 @@ enum LinkHost {
         guard !host.contains(" ") else {
             throw LinkError(code: .badHost, message: "the host \"\(text)\" contains a space")
         }
-        if !host.utf8.allSatisfy({ $0 < 0x80 }) {
+        let isASCII = host.utf8.allSatisfy { $0 < 0x80 }
+        if !isASCII {
             // One host form everywhere: punycode, as Foundation's URL (UTS #46) gives it, so a look-alike Unicode host
             // never matches the ASCII rules of the service it imitates.
             guard let ascii = URL(string: "http://\(host)/")?.host, ascii.utf8.allSatisfy({ $0 < 0x80 }), !ascii.isEmpty
             else {
+                // The conversion checks `xn--` labels too, and says nothing: name the label when it is one of them.
+                try checkPunycodeLabels(in: host, wholeHost: false)
                 throw LinkError(
                     code: .badHost,
                     message: "the host \"\(text)\" is not a valid international domain name"
@@ -53,6 +56,10 @@ enum LinkHost {
                 code: .badHost,
                 message: "the host \"\(text)\" contains the character \"\(forbidden)\", which no host may contain"
             )
+        }
+        // Foundation converts only hosts with non-ASCII characters: in an ASCII host, `xn--` labels are checked here.
+        if isASCII {
+            try checkPunycodeLabels(in: host, wholeHost: true)
         }
         if endsInANumber(host) {
             guard let address = ipv4(host) else {

@@ -64,6 +64,26 @@ import WebLinks
         }
     }
 
+    /// A host label that begins `xn--` and is not valid punycode: 400 with the library's message, which names the
+    /// label (issue 28 part 7).
+    @Test func aLabelThatIsNotPunycodeIsRefusedByName() async throws {
+        let link = "https://xn--zz-zzzz.example/jack"
+        let library = try #require(await #expect(throws: LinkError.self) { try await Self.library(link) })
+        #expect(
+            library.message
+                == "the host label \"xn--zz-zzzz\" is not valid punycode: it ends in the middle of an encoded character"
+        )
+        let app = try await Self.application()
+        try await app.test(.router) { client in
+            try await client.execute(uri: Self.query(link), method: .get) { response in
+                #expect(response.status == .badRequest)
+                let error = try #require(try Self.json(response.body)["error"] as? [String: Any])
+                #expect(error["code"] as? String == "E_BAD_HOST")
+                #expect(error["message"] as? String == library.message)
+            }
+        }
+    }
+
     @Test(arguments: LinkClassCases.equivalent)
     func spellingsOfOneLinkGetItsOpenings(variant: String, canonical: String) async throws {
         let expected = try await Self.library(canonical).openings.map(\.url)

@@ -13,6 +13,8 @@ package enum LinkClassCases {
         ("https://evil.example\\@twitter.com/jack", "E_BACKSLASH"),
         ("https://twitter.com@evil.example/jack", "E_USERINFO"),
         ("https://%74witter.com/jack", "E_BAD_HOST"),
+        // A label that begins `xn--` and is not valid punycode (it decodes to U+0080).
+        ("https://xn--a.example/jack", "E_BAD_HOST"),
         ("https://twit\tter.com/jack", "E_CONTROL_CHAR"),
         ("https://twitter.com\n.evil.example/jack", "E_CONTROL_CHAR"),
     ]
