@@ -26,6 +26,19 @@ package struct ExpiringCache<Key: Hashable & Sendable, Value: Sendable>: Sendabl
         return entry.value
     }
 
+    /// The value for `key` and when it expires, if present and not expired; an expired entry is removed.
+    package mutating func entry(
+        for key: Key,
+        now: ContinuousClock.Instant = .now
+    ) -> (value: Value, expires: ContinuousClock.Instant)? {
+        guard let entry = entries.value(for: key) else { return nil }
+        guard entry.expires > now else {
+            entries.remove(key)
+            return nil
+        }
+        return (entry.value, entry.expires)
+    }
+
     /// Stores `value` for `key`, evicting the least recently used entries beyond the capacity.
     package mutating func insert(_ value: Value, for key: Key, now: ContinuousClock.Instant = .now) {
         entries.insert(Entry(value: value, expires: now + timeToLive), for: key, cost: 1)

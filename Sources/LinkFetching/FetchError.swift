@@ -60,6 +60,10 @@ public struct FetchError: Error, Sendable, Equatable, CustomStringConvertible {
     public var url: String
     /// One sentence naming the URL and what failed.
     public var message: String
+    /// How long this failure stands as the answer to the same request (a ``FailureMemory`` remembers it that long,
+    /// so an answer made from it may be kept as long); nil: it says nothing beyond this moment (a time-out, a
+    /// back-off, a failure no one remembers).
+    public var freshness: Duration? = nil
 
     /// Creates an error; `message` should name `url` and quote the offending value.
     public init(_ code: Code, url: String, message: String) {

@@ -4,6 +4,7 @@ import WebLinks
 ///
 /// ```
 /// ResolutionScope        per resolution (scope()): each distinct request once, its answer shared, even no-store
+///   FailureMemory        a failure that says something about the destination, remembered for a minute
 ///   CachingFetcher       RFC 9111 shared cache: hits answer here; revalidation; stale-if-error
 ///     CoalescingFetcher  identical requests in flight sent once
 ///       PoliteFetcher    per host: slots, rate, Retry-After back-off, metrics of what is sent
@@ -15,7 +16,9 @@ import WebLinks
 /// conditional request). Coalescing sits above politeness, so callers who join a request in flight neither wait
 /// for a slot of their own nor spend a token: one request sent is counted once. Politeness sits right above the
 /// upstream, so it paces and counts exactly what leaves, and its back-off error reaches the cache, which may then
-/// answer stale. The network policy is innermost, in `LiveFetcher`, so every request and redirect hop is checked.
+/// answer stale. A failure that gets through the cache (nothing stale to give) is remembered above it, so an unreachable
+/// host is not asked by every resolution that meets it. The network policy is innermost, in `LiveFetcher`, so every
+/// request and redirect hop is checked.
 ///
 /// ```swift
 /// let stack = FetchingStack(upstream: LiveFetcher(policy: .standard), metrics: FetchMetrics(factory: prometheus))
@@ -32,12 +35,14 @@ public struct FetchingStack: LinkFetching {
     private let polite: PoliteFetcher?
 
     /// Builds the stack over `upstream`: an ``HTTPCache`` with `cache` (nil: no cache), coalescing unless
-    /// `coalescing` is false, and a ``PoliteFetcher`` with `limits` (nil: no limits, for example over a replay).
+    /// `coalescing` is false, a ``PoliteFetcher`` with `limits` (nil: no limits, for example over a replay), and a
+    /// ``FailureMemory`` remembering failures for `failureMemory` (nil: none).
     public init(
         upstream: any LinkFetching,
         cache: HTTPCache.Configuration? = HTTPCache.Configuration(),
         coalescing: Bool = true,
         limits: HostLimits? = HostLimits(),
+        failureMemory: Duration? = .seconds(60),
         clock: FetchClock = .system,
         metrics: FetchMetrics = FetchMetrics()
     ) {
@@ -47,6 +52,7 @@ public struct FetchingStack: LinkFetching {
         if coalescing { fetcher = CoalescingFetcher(wrapping: fetcher, clock: clock, metrics: metrics) }
         self.cache = cache.map { HTTPCache(configuration: $0, clock: clock, metrics: metrics) }
         if let stored = self.cache { fetcher = CachingFetcher(wrapping: fetcher, cache: stored) }
+        if let failureMemory { fetcher = FailureMemory(wrapping: fetcher, timeToLive: failureMemory) }
         self.top = fetcher
         self.clock = clock
         self.metrics = metrics

@@ -8,9 +8,9 @@ import WebLinks
 /// Each hop goes through the fetcher, so a `LiveFetcher` applies its policy (scheme, port, resolved addresses) to
 /// every one, and a ``FetchingStack``'s HTTP cache keeps what the server allows it to keep (a `301` or `308` by the
 /// heuristic, anything with `max-age`): short links that recur across resolutions are asked again only when their
-/// answer is stale. A failed hop (an unreachable host, a refused address) is remembered for a minute, so a server does
-/// not retry it on every request for the same link; a hop that only ran out of its caller's time is not remembered.
-public actor RedirectFollower {
+/// answer is stale; and its ``FailureMemory`` keeps a failed hop (an unreachable host, a refused address) for a minute,
+/// so a server does not retry it on every request for the same link. The follower itself keeps nothing.
+public struct RedirectFollower: Sendable {
     /// What one link answered.
     public struct Hop: Sendable, Hashable {
         /// The method that got the answer: HEAD, or GET when the server refused HEAD.
@@ -44,36 +44,19 @@ public actor RedirectFollower {
     private let fetcher: any LinkFetching
     private let policy: NetworkPolicy
     /// The most redirects ``follow(_:deadline:)`` takes.
-    public nonisolated let maxHops: Int
-    /// Recent failures (an unreachable host, a refused address), so a server does not retry them on every request
-    /// for the same link.
-    private var failures: ExpiringCache<String, FetchError>
+    public let maxHops: Int
 
-    /// Creates a follower over `fetcher` that takes at most `maxHops` redirects per link and remembers up to
-    /// `failureCapacity` failed hops for `failureTimeToLive`.
-    public init(
-        fetcher: any LinkFetching,
-        maxHops: Int = 5,
-        failureCapacity: Int = 1024,
-        failureTimeToLive: Duration = .seconds(60)
-    ) {
+    /// Creates a follower over `fetcher` that takes at most `maxHops` redirects per link.
+    public init(fetcher: any LinkFetching, maxHops: Int = 5) {
         self.fetcher = fetcher
         self.maxHops = max(0, maxHops)
         // Only the Location rules matter here; addresses are the fetcher's business.
         self.policy = NetworkPolicy()
-        self.failures = ExpiringCache(capacity: failureCapacity, timeToLive: failureTimeToLive)
     }
 
     /// Asks `link` once, without following a redirect; the answer must come before `deadline`.
     public func hop(_ link: Link, deadline: ContinuousClock.Instant) async throws(FetchError) -> Hop {
-        if let failure = failures.value(for: link.text) { throw failure }
-        do {
-            return try await ask(link, deadline: deadline)
-        } catch {
-            // Running out of the caller's time says nothing about the link: the next caller may have more.
-            if error.code != .timeout { failures.insert(error, for: link.text) }
-            throw error
-        }
+        try await ask(link, deadline: deadline)
     }
 
     /// Follows `link`'s redirects to the end: stops at the first link seen twice (`redirectLoop`) and after
@@ -96,9 +79,6 @@ public actor RedirectFollower {
             links.append(next)
         }
     }
-
-    /// The number of failed hops remembered (expired ones included until they are next touched).
-    public var rememberedFailureCount: Int { failures.count }
 
     private func ask(_ link: Link, deadline: ContinuousClock.Instant) async throws(FetchError) -> Hop {
         var method = FetchRequest.Method.head

@@ -83,7 +83,11 @@ extension Resolver {
             do {
                 hop = try await follower.hop(stage.link, deadline: run.budget.deadline)
             } catch {
-                run.limit(to: .uncacheable(reason: "asking the link's server failed"))
+                // A failure the fetching layer remembers stands as the answer for that long.
+                run.limit(
+                    to: error.freshness.map(Cacheability.upTo)
+                        ?? .uncacheable(reason: "asking the link's server failed")
+                )
                 if wantsRedirect { steps.append(.refusedHop(from: stage.link, error)) }
                 return
             }

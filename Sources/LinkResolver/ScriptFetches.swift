@@ -47,7 +47,8 @@ package final class ScriptFetches: ScriptNetwork {
             }
             return response.text
         } catch {
-            records.withLock { $0[url] = Record(freshness: nil, isStale: false) }
+            // A failure the fetching layer remembers stands as the answer for that long.
+            records.withLock { $0[url] = Record(freshness: error.freshness, isStale: false) }
             switch error.code {
             case .offline: throw ScriptNetworkError(kind: .offline, message: error.description)
             case .blockedAddress, .forbiddenScheme, .forbiddenPort:
