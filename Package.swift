@@ -39,6 +39,7 @@ let package = Package(
         .library(name: "XCallbackURL", targets: ["XCallbackURL"]),
         .library(name: "DeeplinkTemplates", targets: ["DeeplinkTemplates"]),
         .library(name: "AppChooser", targets: ["AppChooser"]),
+        .library(name: "DomainClaims", targets: ["DomainClaims"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
@@ -63,9 +64,12 @@ let package = Package(
         // ICU's C regex API inside the toolchain's lib_FoundationICU (Linux); Apple platforms keep NSRegularExpression.
         .systemLibrary(name: "CICU"),
         .target(name: "WebLinks"),
-        .target(name: "LinkRules"),
+        .target(name: "LinkRules", dependencies: ["WebLinks"]),
         .target(name: "XCallbackURL"),
         .target(name: "DeeplinkTemplates"),
+        // Apple's app-site-association and Google's Digital Asset Links: reading, deciding, linting. No network:
+        // WebLinks at most (scripts/check-modules holds it to that), so an app can embed it.
+        .target(name: "DomainClaims", dependencies: ["WebLinks"]),
         // The synchronous, network-free matcher: what an app that lists openings needs, without NIO or JavaScriptCore.
         .target(
             name: "LinkMatching",
@@ -152,6 +156,7 @@ let package = Package(
         ),
         .testTarget(name: "LinkScriptsTests", dependencies: ["LinkScripts", "SwitchyardTestSupport"]),
         .testTarget(name: "XCallbackURLTests", dependencies: ["XCallbackURL", "SwitchyardTestSupport"]),
+        .testTarget(name: "DomainClaimsTests", dependencies: ["DomainClaims", "SwitchyardTestSupport"]),
         .testTarget(name: "DeeplinkTemplatesTests", dependencies: ["DeeplinkTemplates", "SwitchyardTestSupport"]),
         .testTarget(
             name: "AppChooserTests",
