@@ -66,6 +66,14 @@ extension AASAReader {
     private mutating func readApps(_ node: JSONNode, at pointer: JSONPointer) -> [String] {
         if let list = node.lastMember("appIDs") {
             let place = pointer.appending("appIDs")
+            if let ignored = node.lastMember("appID") {
+                warn(
+                    "W_APPID_IGNORED",
+                    "\"appID\" beside \"appIDs\" is ignored (even when \"appIDs\" is empty): move its app into \"appIDs\"",
+                    pointer.appending("appID"),
+                    ignored
+                )
+            }
             guard let elements = list.elements else {
                 warn(
                     "W_WRONG_TYPE",

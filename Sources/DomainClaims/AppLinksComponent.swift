@@ -82,17 +82,20 @@ public struct AppLinksComponent: Sendable {
             query: queryMatcher,
             fragment: fragment.map(compile),
             decoded: !percentEncoded,
-            folded: !caseSensitive
+            folded: !caseSensitive,
+            exclude: exclude,
+            pointer: pointer
         )
         undefinedVariables = undefined
     }
 
     /// Whether every part the component gives matches the link.
-    func matches(_ parts: URLParts) -> Bool { matcher.matches(parts) }
+    func matches(_ parts: inout URLParts) -> Bool { matcher.matches(&parts) }
 }
 
-/// A component compiled: one matcher per part it gives.
-struct ComponentMatcher: Sendable {
+/// A component compiled: one matcher per part it gives, and what a match means. A class, so that deciding walks
+/// references rather than copying each component.
+final class ComponentMatcher: Sendable {
     enum Query: Sendable {
         case whole(PatternMatcher)
         case items([(name: String, value: PatternMatcher)])
@@ -104,8 +107,28 @@ struct ComponentMatcher: Sendable {
     let fragment: PatternMatcher?
     let decoded: Bool
     let folded: Bool
+    let exclude: Bool
+    let pointer: JSONPointer
 
-    func matches(_ parts: URLParts) -> Bool {
+    init(
+        path: [PatternMatcher]?,
+        query: Query?,
+        fragment: PatternMatcher?,
+        decoded: Bool,
+        folded: Bool,
+        exclude: Bool,
+        pointer: JSONPointer
+    ) {
+        self.path = path
+        self.query = query
+        self.fragment = fragment
+        self.decoded = decoded
+        self.folded = folded
+        self.exclude = exclude
+        self.pointer = pointer
+    }
+
+    func matches(_ parts: inout URLParts) -> Bool {
         if let path {
             let text = parts.path(decoded: decoded, folded: folded)
             guard path.contains(where: { $0.matches(text) }) else { return false }
@@ -117,7 +140,10 @@ struct ComponentMatcher: Sendable {
             let present = parts.queryItems(decoded: decoded, folded: folded)
             for (name, matcher) in items {
                 // An item the URL lacks reads as present and empty; every occurrence of a repeated one must match.
-                let values = present[name] ?? [MatchText("")]
+                guard let values = present[name] else {
+                    guard matcher.matchesEmpty else { return false }
+                    continue
+                }
                 guard values.allSatisfy(matcher.matches) else { return false }
             }
         case nil:

@@ -41,7 +41,8 @@ extension AppSiteAssociation {
     /// `domain` (compared without case), is ``ClaimDecision/Outcome/noMatch``.
     public func decision(for appID: String, link: Link, domain: String) -> ClaimDecision {
         guard Self.isEligible(link, domain: domain) else { return ClaimDecision(.noMatch) }
-        return decision(for: appID, parts: URLParts(link))
+        var parts = URLParts(link)
+        return decision(for: appID, parts: &parts)
     }
 
     /// The decision for `appID` and the link text `url`; text that is not a web link is ``ClaimDecision/Outcome/noMatch``.
@@ -53,25 +54,37 @@ extension AppSiteAssociation {
     /// Every app the file names, in file order, with its decision for `link`.
     public func claims(for link: Link, domain: String) -> [AppClaim] {
         let eligible = Self.isEligible(link, domain: domain)
-        let parts = URLParts(link)
+        var parts = URLParts(link)
         return appIDs.map { app in
-            AppClaim(appID: app, decision: eligible ? decision(for: app, parts: parts) : ClaimDecision(.noMatch))
+            AppClaim(appID: app, decision: eligible ? decision(for: app, parts: &parts) : ClaimDecision(.noMatch))
         }
     }
 
-    func decision(for appID: String, parts: URLParts) -> ClaimDecision {
-        for detail in details where detail.appIDs.contains(appID) {
-            for component in detail.components where component.matches(parts) {
-                return ClaimDecision(component.exclude ? .exclude : .match, rule: component.pointer)
+    func decision(for appID: String, parts: inout URLParts) -> ClaimDecision {
+        for detailIndex in details.indices where details[detailIndex].appIDs.contains(appID) {
+            let filters = details[detailIndex].filters
+            let matchers = details[detailIndex].matchers
+            for index in filters.indices where filters[index].admits(&parts) {
+                let matcher = matchers[index]
+                if matcher.matches(&parts) {
+                    return ClaimDecision(matcher.exclude ? .exclude : .match, rule: matcher.pointer)
+                }
             }
         }
         return ClaimDecision(.noMatch)
     }
 
-    /// Whether `link` is https and on `domain` (case and one trailing dot aside).
+    /// Whether `link` is https and on `domain` (ASCII case and one trailing dot aside).
     static func isEligible(_ link: Link, domain: String) -> Bool {
-        var expected = Substring(domain.lowercased())
-        if expected.hasSuffix(".") { expected = expected.dropLast() }
-        return link.scheme == "https" && link.hostName == expected
+        guard link.scheme == "https" else { return false }
+        if link.hostName == domain { return true }
+        var expected = domain.utf8[...]
+        if expected.last == UInt8(ascii: ".") { expected = expected.dropLast() }
+        let host = link.hostName.utf8
+        guard host.count == expected.count else { return false }
+        return zip(host, expected).allSatisfy { lhs, rhs in
+            lhs == rhs
+                || (lhs | 0x20 == rhs | 0x20 && (lhs | 0x20) >= UInt8(ascii: "a") && (lhs | 0x20) <= UInt8(ascii: "z"))
+        }
     }
 }

@@ -54,6 +54,17 @@ public struct AppLinksDetail: Sendable {
     public let pointer: JSONPointer
     /// The components, or the legacy `paths` when there are no `components`, in order.
     public let components: [AppLinksComponent]
+    /// The components' matchers, and their filters, in the same order.
+    let matchers: [ComponentMatcher]
+    let filters: [ComponentFilter]
+
+    init(appIDs: [String], pointer: JSONPointer, components: [AppLinksComponent]) {
+        self.appIDs = appIDs
+        self.pointer = pointer
+        self.components = components
+        matchers = components.map(\.matcher)
+        filters = matchers.map(ComponentFilter.init)
+    }
 }
 
 /// One of the file's own variables: a name and its alternatives.

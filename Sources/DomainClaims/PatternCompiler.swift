@@ -52,7 +52,7 @@ struct PatternCompiler: Sendable {
     }
 
     private func element(forVariable name: String) -> PatternElement? {
-        if let characterClass = CharacterClass(rawValue: name) { return .character(characterClass) }
+        if let characterClass = CharacterClass(name: name) { return .character(characterClass) }
         switch name {
         case "region": return .choice(ignoresCase ? ISOCodes.foldedRegions : ISOCodes.regions)
         case "lang": return .choice(ignoresCase ? ISOCodes.foldedLanguages : ISOCodes.languages)
@@ -68,7 +68,7 @@ struct PatternCompiler: Sendable {
 
     /// Whether `name` is a built-in variable.
     static func isBuiltIn(_ name: String) -> Bool {
-        CharacterClass(rawValue: name) != nil || name == "region" || name == "lang"
+        CharacterClass(name: name) != nil || name == "region" || name == "lang"
     }
 }
 
