@@ -92,12 +92,16 @@ public enum ClaimsProtocol {
         )
     }
 
-    /// The query's target: an app with one fingerprint (`sha256_cert_fingerprint`), or a site.
+    /// The query's target: an app with one fingerprint (`sha256_cert_fingerprint`, or a one-element
+    /// `sha256_cert_fingerprints`), or a site.
     private static func queryTarget(_ node: JSONNode) -> AssetTarget? {
         switch node.lastMember("namespace")?.stringValue {
         case "android_app":
+            // The API's query names one fingerprint; a statement's plural list with exactly one is read the same.
+            let plural = node.lastMember("sha256_cert_fingerprints")?.elements
+            let single = node.lastMember("sha256_cert_fingerprint") ?? (plural?.count == 1 ? plural?.first : nil)
             guard let package = node.lastMember("package_name")?.stringValue, !package.isEmpty,
-                let text = node.lastMember("sha256_cert_fingerprint")?.stringValue,
+                let text = single?.stringValue,
                 let fingerprint = CertificateFingerprint(text)
             else { return nil }
             return .androidApp(packageName: package, fingerprint: fingerprint)
