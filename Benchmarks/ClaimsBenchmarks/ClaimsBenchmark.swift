@@ -23,7 +23,7 @@ package struct ClaimsBenchmark: Sendable {
         package var adversarial: ResolverBenchmark.Timing
         /// Decisions of the realistic corpus by outcome (match, exclude, no_match).
         package var outcomes: [String: Int]
-        /// Whether each figure is within its budget (the mean and the 99th percentile).
+        /// Whether the mean decision (median of the passes) of each file is within its budget.
         package var withinBudget: Bool
     }
 
@@ -38,7 +38,7 @@ package struct ClaimsBenchmark: Sendable {
     package var hostileComponents: Int
 
     /// A benchmark.
-    package init(repetitions: (realistic: Int, hostile: Int) = (20, 5), hostileComponents: Int = 10_000) {
+    package init(repetitions: (realistic: Int, hostile: Int) = (20, 15), hostileComponents: Int = 10_000) {
         self.repetitions = repetitions
         self.hostileComponents = hostileComponents
     }
@@ -95,7 +95,7 @@ package struct ClaimsBenchmark: Sendable {
             adversarial: adversarialPasses.timing,
             outcomes: outcomes,
             withinBudget: realistic.meanMicros <= Self.realisticBudgetMicros
-                && hostile.p99Micros <= Self.hostileBudgetMicros
+                && hostile.meanMicros <= Self.hostileBudgetMicros
         )
     }
 

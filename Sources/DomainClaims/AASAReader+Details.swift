@@ -202,7 +202,7 @@ extension AASAReader {
                     )
                 } else {
                     query = .items(
-                        items.filter { value.lastMember($0.key) == $0.value }.map {
+                        JSONNode.lastOfEachKey(items).map {
                             .init(name: $0.key, pattern: $0.value.stringValue ?? "")
                         }
                     )

@@ -67,9 +67,10 @@ public struct AppLinksComponent: Sendable {
             return PatternMatcher(compiled.elements, ignoresCase: !caseSensitive)
         }
         let pathMatchers = path.map { pattern in
-            ComponentMatcher.pathAlternatives(compiler.compile(pattern.hasPrefix("/") ? pattern : "/" + pattern))
+            let compiled = compiler.compile(pattern.hasPrefix("/") ? pattern : "/" + pattern)
+            undefined += compiled.undefined
+            return ComponentMatcher.pathAlternatives(compiled)
         }
-        undefined += path.map { compiler.compile($0).undefined } ?? []
         let queryMatcher: ComponentMatcher.Query? =
             switch query {
             case .whole(let pattern): .whole(compile(pattern))

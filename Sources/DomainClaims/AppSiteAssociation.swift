@@ -131,7 +131,7 @@ struct AASAReader {
             }
         case .object(let members):
             // The oldest form: details keyed by app ID. Foundation keeps the last of repeated keys.
-            for member in members where list.lastMember(member.key) == member.value {
+            for member in JSONNode.lastOfEachKey(members) {
                 readDetail(
                     member.value,
                     apps: [member.key],
@@ -183,7 +183,7 @@ struct AASAReader {
             )
             return
         }
-        for member in members where node.lastMember(member.key) == member.value {
+        for member in JSONNode.lastOfEachKey(members) {
             let place = pointer.appending(member.key)
             if PatternCompiler.isBuiltIn(member.key) {
                 warn(

@@ -97,6 +97,14 @@ extension JSONNode {
         members?.last { $0.key == key }?.value
     }
 
+    /// The members of an object with repeated keys dropped but the last (in file order of the ones kept), in linear
+    /// time: a file with thousands of keys costs no more than reading it.
+    static func lastOfEachKey(_ members: [JSONMember]) -> [JSONMember] {
+        var last: [String: Int] = [:]
+        for (index, member) in members.enumerated() { last[member.key] = index }
+        return members.enumerated().filter { last[$0.element.key] == $0.offset }.map(\.element)
+    }
+
     /// A JSON boolean as Foundation reads it into `NSNumber.boolValue`: `true`/`false`, or a number (0 is false);
     /// nil for any other type.
     var booleanValue: Bool? {

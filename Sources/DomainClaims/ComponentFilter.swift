@@ -32,8 +32,9 @@ struct ComponentFilter: Sendable {
     let decoded: Bool
     let folded: Bool
     let path: Part
-    /// The path's second scalar when fixed (its first is always `/`).
-    let pathSecond: UInt32?
+    /// The first scalars of the path pattern's literal start (up to 6), packed 21 bits each (its first is always `/`).
+    let pathPrefix: (UInt64, UInt64)
+    let pathPrefixCount: Int
     let query: Part
     let fragment: Part
     /// For a query dictionary: one item pattern that does not match the empty text (so the item must be there), by
@@ -46,10 +47,12 @@ struct ComponentFilter: Sendable {
         folded = matcher.folded
         if let path = matcher.path, path.count == 1 {
             self.path = Part(path[0])
-            pathSecond = path[0].prefix.count >= 2 ? path[0].prefix[1] : nil
+            pathPrefixCount = min(path[0].prefix.count, 6)
+            pathPrefix = Self.pack(path[0].prefix[..<pathPrefixCount])
         } else {
             path = Part()
-            pathSecond = nil
+            pathPrefixCount = 0
+            pathPrefix = (0, 0)
         }
         var item = Part()
         var hasItem = false
@@ -73,10 +76,14 @@ struct ComponentFilter: Sendable {
 
     /// False when the component cannot match the link; true when it may.
     func admits(_ parts: inout URLParts) -> Bool {
-        if !path.isVacuous || pathSecond != nil {
+        if !path.isVacuous || pathPrefixCount > 1 {
             let scalars = parts.path(decoded: decoded, folded: folded).scalars
             guard path.admits(scalars) else { return false }
-            if let pathSecond, scalars.count < 2 || scalars[1] != pathSecond { return false }
+            if pathPrefixCount > 1 {
+                guard scalars.count >= pathPrefixCount, Self.pack(scalars[..<pathPrefixCount]) == pathPrefix else {
+                    return false
+                }
+            }
         }
         if !query.isVacuous && !query.admits(parts.query(decoded: decoded, folded: folded).scalars) { return false }
         if !fragment.isVacuous && !fragment.admits(parts.fragment(decoded: decoded, folded: folded).scalars) {
@@ -89,6 +96,18 @@ struct ComponentFilter: Sendable {
             if let last = item.last, !values.endsWith(last) { return false }
         }
         return true
+    }
+}
+
+extension ComponentFilter {
+    /// Up to six scalars, three to an integer (21 bits each).
+    static func pack(_ scalars: ArraySlice<UInt32>) -> (UInt64, UInt64) {
+        var packed: (UInt64, UInt64) = (0, 0)
+        for (offset, scalar) in scalars.enumerated() {
+            let bits = UInt64(scalar & 0x1F_FFFF) << UInt64(21 * (offset % 3))
+            if offset < 3 { packed.0 |= bits } else { packed.1 |= bits }
+        }
+        return packed
     }
 }
 

@@ -127,8 +127,13 @@ final class MatchText {
         self.scalars = scalars
     }
 
-    /// How many times `scalar` occurs (the counts are made on first use).
+    /// How many times `scalar` occurs (short texts are counted directly; longer ones once, on first use).
     func count(of scalar: UInt8) -> Int {
+        if scalars.count <= 64 {
+            var count = 0
+            for each in scalars where each == UInt32(scalar) { count += 1 }
+            return count
+        }
         if asciiCounts.isEmpty {
             var counts = [Int32](repeating: 0, count: 128)
             for scalar in scalars where scalar < 0x80 { counts[Int(scalar)] += 1 }
