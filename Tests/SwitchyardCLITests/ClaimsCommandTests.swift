@@ -47,6 +47,22 @@ import Testing
         }
     }
 
+    /// The built binary on standard input: each answer is written as soon as its line is read, before the input ends.
+    @Test func theBinaryAnswersEachLineAsItArrives() async throws {
+        let process = try InteractiveSwitchyard(["claims", "--protocol"])
+        let cases = Array(ClaimsConformanceCases.all.prefix(3))
+        for testCase in cases {
+            try process.write(testCase.request + "\n")
+            #expect(await process.readLine() == testCase.answer)
+        }
+        try process.write("[]\n")
+        #expect(await process.readLine() == #"{"id":null,"error":"the line is an array, not a JSON object"}"#)
+        try process.closeInput()
+        #expect(await process.readLine() == nil)
+        let ended = try await process.finish()
+        #expect(ended.status == 0, "\(ended.stderr)")
+    }
+
     @Test func showsEachAppsDecisionAndRule() async throws {
         let directory = try TemporaryDirectory()
         let aasa = try directory.write(Self.association, named: "apple-app-site-association")
