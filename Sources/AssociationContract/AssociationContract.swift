@@ -57,7 +57,7 @@ public struct AssociationContract: Sendable {
             }
             if let fragment = component.fragment { fields.append("\"#\": \(Self.quoted(fragment))") }
             fields.append("\"comment\": \(Self.quoted("route " + component.route))")
-            items.append("        {" + fields.joined(separator: ", ") + "}")
+            items.append("    {" + fields.joined(separator: ", ") + "}")
         }
         return """
             {"applinks": {"details": [{

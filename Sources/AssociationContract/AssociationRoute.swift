@@ -13,7 +13,11 @@ public struct AssociationRoute: Sendable {
     /// A route from a template and a value its links carry (the contract writes that value's link to check that the
     /// published file claims it).
     public init<Value: Sendable>(_ deeplink: Deeplink<Value>, example value: Value) {
-        pattern = deeplink.pattern
+        self.init(deeplink, example: value, pattern: deeplink.pattern)
+    }
+
+    private init<Value: Sendable>(_ deeplink: Deeplink<Value>, example value: Value, pattern: String) {
+        self.pattern = pattern
         pieces = deeplink.pieces
         example = { host in deeplink.url(for: value, host: host) }
         opens = { url in deeplink.matches(url, startingWith: value) }
@@ -47,7 +51,8 @@ public struct AssociationRoute: Sendable {
         }
         interpolation.appendLiteral(String(rest))
         let deeplink = Deeplink<RouteValues>(stringInterpolation: interpolation)
-        self.init(deeplink, example: RouteValues(filler: "a1"))
+        // The route's own text names it: a subscript key path has no readable name of its own.
+        self.init(deeplink, example: RouteValues(filler: "a1"), pattern: text)
     }
 
     /// The link this route opens for its example value, on `host`.

@@ -33,6 +33,9 @@ import Testing
         #expect(components.map(\.path) == ["/artist/*/*", "/sell/ticket", "/files/*", "/search"])
         #expect(components.map(\.isExact) == [false, true, true, false])
         #expect(components[3].query == ["q": "*"])
+        #expect(
+            components.map(\.route) == ["/artist/{slug}/{id}", "/sell/ticket", "/files/{path...}", "/search?q={query}"]
+        )
     }
 
     @Test func theGeneratedFileClaimsEveryRoute() throws {
