@@ -47,7 +47,8 @@ public enum ClaimsProtocol {
     private static func aasa(_ request: JSONNode, file: JSONNode, id: JSONNode?) -> String {
         var fields: [String: String] = [:]
         for key in ["domain", "appId", "url"] {
-            guard let value = request.lastMember(key) else {
+            // `appID`, as AASA files spell it, is read when `appId` is absent.
+            guard let value = request.lastMember(key) ?? (key == "appId" ? request.lastMember("appID") : nil) else {
                 return reply(id, ("error", quoted("the AASA request has no \"\(key)\"")))
             }
             guard let text = value.stringValue else {

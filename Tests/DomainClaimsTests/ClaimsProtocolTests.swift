@@ -22,6 +22,12 @@ import Testing
         #expect(ClaimsProtocol.answer(line) == #"{"id":"a-1","decision":"no_match"}"#)
     }
 
+    @Test func readsAppIDSpelledAsInAASAFiles() {
+        let line =
+            #"{"id":2,"aasa":{"applinks":{"details":[{"appID":"A.b","paths":["*"]}]}},"domain":"example.com","appID":"A.b","url":"https://example.com/x"}"#
+        #expect(ClaimsProtocol.answer(line) == #"{"id":2,"decision":"match"}"#)
+    }
+
     @Test func theFileMayBeGivenAsText() {
         let file = #"{\"applinks\":{\"details\":[{\"appIDs\":[\"A.b\"],\"components\":[{\"/\":\"/x\"}]}]}}"#
         let line = #"{"id":1,"aasa":"\#(file)","domain":"example.com","appId":"A.b","url":"https://example.com/x"}"#
