@@ -77,3 +77,51 @@ import WebLinks
         #expect(changes.first?.new == ClaimDecision(.exclude, rule: "/applinks/details/0/components/0"))
     }
 }
+
+/// `AASALinter`: what an earlier component always wins over, and the file's size.
+@Suite struct AASALinterTests {
+    static func codes(_ components: String) throws -> [String] {
+        let file = #"{"applinks":{"details":[{"appIDs":["A.b"],"components":\#(components)}]}}"#
+        return try AASALinter().lint(Array(file.utf8)).map { "\($0.code) \($0.pointer)" }
+    }
+
+    @Test func findsComponentsAnEarlierOneCovers() throws {
+        #expect(
+            try Self.codes(
+                #"[{"/":"/buy/*"},{"/":"/buy/42"},{"/":"/sell"},{"/":"/sell/"},{"/":"/sel*"},{"/":"/buy/*","?":"a"}]"#
+            )
+                == [
+                    "W_UNREACHABLE /applinks/details/0/components/1",
+                    "W_UNREACHABLE /applinks/details/0/components/3",
+                    "W_UNREACHABLE /applinks/details/0/components/5",
+                ]
+        )
+        #expect(
+            try Self.codes(
+                #"[{"/":"/buy/*","caseSensitive":false},{"/":"/buy/42"},{"?":{"a":"1"}},{"/":"/x","?":{"a":"1"}}]"#
+            ) == [
+                "W_UNREACHABLE /applinks/details/0/components/3"
+            ]
+        )
+        #expect(
+            try Self.codes(#"[{"/":"*"},{"/":"/x","exclude":true}]"#) == [
+                "W_EXCLUSION_AFTER_CATCH_ALL /applinks/details/0/components/1"
+            ]
+        )
+    }
+
+    @Test func lintsThousandsOfComponentsInOnePass() throws {
+        let components = (0..<5000).map { #"{"/":"/p\#($0)/*"}"# }.joined(separator: ",")
+        #expect(
+            try Self.codes("[\(components),{\"/\":\"/p42/x\"}]") == [
+                "W_UNREACHABLE /applinks/details/0/components/5000"
+            ]
+        )
+    }
+
+    @Test func warnsOverAppleSizeLimit() throws {
+        let padding = String(repeating: " ", count: AppSiteAssociation.maximumBytes)
+        let diagnostics = try AASALinter().lint(Array(#"{"applinks":{"details":[]}}\#(padding)"#.utf8))
+        #expect(diagnostics.map(\.code) == ["W_TOO_LARGE"])
+    }
+}
