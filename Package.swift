@@ -42,6 +42,8 @@ let package = Package(
         .library(name: "XCallbackURL", targets: ["XCallbackURL"]),
         .library(name: "DeeplinkTemplates", targets: ["DeeplinkTemplates"]),
         .library(name: "AppChooser", targets: ["AppChooser"]),
+        .library(name: "DomainClaims", targets: ["DomainClaims"]),
+        .library(name: "AssociationContract", targets: ["AssociationContract"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
@@ -67,9 +69,15 @@ let package = Package(
         // ICU's C regex API inside the toolchain's lib_FoundationICU (Linux); Apple platforms keep NSRegularExpression.
         .systemLibrary(name: "CICU"),
         .target(name: "WebLinks"),
-        .target(name: "LinkRules"),
+        .target(name: "LinkRules", dependencies: ["WebLinks"]),
         .target(name: "XCallbackURL"),
         .target(name: "DeeplinkTemplates"),
+        // Apple's app-site-association and Google's Digital Asset Links: reading, deciding, linting. No network:
+        // WebLinks at most (scripts/check-modules holds it to that), so an app can embed it.
+        .target(name: "DomainClaims", dependencies: ["WebLinks"]),
+        // The association contract: AASA components (and Android intent-filter paths) from an app's deep-link routes,
+        // and a published file checked against them; apart, so that DomainClaims stays at WebLinks.
+        .target(name: "AssociationContract", dependencies: ["DomainClaims", "DeeplinkTemplates", "WebLinks"]),
         // The synchronous, network-free matcher: what an app that lists openings needs, without NIO or JavaScriptCore.
         .target(
             name: "LinkMatching",
@@ -146,12 +154,18 @@ let package = Package(
             dependencies: ["SwitchyardBenchmarks", "LinkCleaning", "LinkMatching", "WebLinks"],
             path: "Benchmarks/CleaningBenchmarks"
         ),
+        // The claims benchmark: a realistic and a hostile AASA file deciding links.
+        .target(
+            name: "ClaimsBenchmarks",
+            dependencies: ["SwitchyardBenchmarks", "DomainClaims", "WebLinks"],
+            path: "Benchmarks/ClaimsBenchmarks"
+        ),
         .executableTarget(
             name: "switchyard",
             dependencies: [
                 "LinkRules", "LinkMatching", "LinkResolver", "RuleTooling", "LinkFetching", "LinkFetchingHTTP",
                 "LinkCleaning", "WebLinks", "LinkServer", "XCallbackURL", "AppChooser", "SwitchyardBenchmarks",
-                "CleaningBenchmarks",
+                "CleaningBenchmarks", "DomainClaims", "ClaimsBenchmarks", "AssociationContract",
                 argumentParser, logging,
                 nioCore,
             ]
@@ -170,6 +184,11 @@ let package = Package(
         ),
         .testTarget(name: "LinkScriptsTests", dependencies: ["LinkScripts", "SwitchyardTestSupport"]),
         .testTarget(name: "XCallbackURLTests", dependencies: ["XCallbackURL", "SwitchyardTestSupport"]),
+        .testTarget(name: "DomainClaimsTests", dependencies: ["DomainClaims", "SwitchyardTestSupport"]),
+        .testTarget(
+            name: "AssociationContractTests",
+            dependencies: ["AssociationContract", "DomainClaims", "DeeplinkTemplates", "SwitchyardTestSupport"]
+        ),
         .testTarget(name: "DeeplinkTemplatesTests", dependencies: ["DeeplinkTemplates", "SwitchyardTestSupport"]),
         .testTarget(
             name: "AppChooserTests",

@@ -120,6 +120,18 @@ struct SeedSet {
         add("deeplink", "app://item/a,b/rest/of/it" + separator + "/item/{l}/{r}")
         add("deeplink", "ftp://example.com/x?a=1&k=v#f" + separator + "/x?a={s}&{t}={q}#{f}")
         add("deeplink", "myapp://x/1;2?=v" + separator + "/x/{m}?{q}={s}")
+        let statements =
+            #"[{"relation":["delegate_permission/common.handle_all_urls"],"target":{"namespace":"android_app","package_name":"com.example","sha256_cert_fingerprints":["14:6D:E9:83:C5:73:06:50:D8:EE:B9:95:2F:34:FC:64:16:A0:83:42:E6:1D:BE:A8:8A:04:96:B2:3F:CF:44:E5"]},"relation_extensions":{"delegate_permission/common.handle_all_urls":{"dynamic_app_link_components":[{"/":"/x/*","exclude":true},{"?":{"a":"?*"}}]}}},{"include":"https://example.com/more.json"}]"#
+        for (file, link) in [
+            (
+                ##"{"applinks":{"defaults":{"caseSensitive":false},"substitutionVariables":{"food":["pizza","ta*s"]},"details":[{"appIDs":["A.b","C.d"],"components":[{"#":"no","exclude":true},{"/":"/$(lang)_$(region)/$(food)/*","?":{"q":"?*"}},{"/":"/buy/*"}]}]}}"##,
+                "https://example.com/en_US/tacos/1?q=x"
+            ),
+            (#"{"applinks":{"apps":[],"details":{"A.b":{"paths":["NOT /x/*","*"]}}}}"#, "https://example.com/x/1"),
+            (#"{"applinks":{"details":[{"appID":"A.b","paths":["/a*b*c"]}]}}"#, "https://example.com/aXbYc#f"),
+        ] {
+            add("claims", file + separator + link + separator + statements)
+        }
     }
 
     /// The manifest's entries as small manifests, and their test inputs, formats and redirect tests.

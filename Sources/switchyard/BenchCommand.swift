@@ -48,7 +48,11 @@ struct BenchCommand: AsyncParsableCommand {
     )
     var cleanRules: String?
 
+    @Flag(help: "Time AASA decisions instead: a realistic file (budget 2 µs a decision) and a hostile one (1 ms).")
+    var claims = false
+
     func run() async throws {
+        if claims { return try runClaims() }
         let output = CommandOutput.current
         let rules = try await manifestOptions.loadRules(network: nil)
         let links: [String]

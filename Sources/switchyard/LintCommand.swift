@@ -35,7 +35,17 @@ struct LintCommand: ParsableCommand {
     )
     var userLayer: String?
 
+    @Option(
+        help: ArgumentHelp(
+            "Lint this apple-app-site-association file instead: unreachable components, exclusions after a catch-all, non-string query values, appID beside appIDs, undefined variables, over 128 KiB.",
+            valueName: "file"
+        ),
+        completion: .file()
+    )
+    var aasa: String?
+
     func run() throws {
+        if let aasa { return try lintAssociation(aasa) }
         let report: LintReport
         if let userLayer {
             let rules: RuleSet

@@ -23,6 +23,7 @@ struct Switchyard: AsyncParsableCommand {
             XCallbackCommand.self,
             ChooseCommand.self,
             CleanCommand.self,
+            ClaimsCommand.self,
         ]
     )
 

@@ -1,0 +1,194 @@
+import WebLinks
+
+/// A file as served: its body (a 200), or why there is none.
+public enum AssetLinksFile: Sendable, Equatable {
+    /// The body of a 200 answer.
+    case body([UInt8])
+    /// No usable answer (not found, another status, a redirect, a network failure), in a few words.
+    case unavailable(String)
+}
+
+/// Where the checker gets statement lists: the protocol's `files`, a fixture, or (later) the network through the
+/// fetching layer and its HTTP cache.
+public protocol AssetLinksSource: Sendable {
+    /// The file at `url` (an https or http URL, as written in the query or in an `include`).
+    func file(at url: String) async -> AssetLinksFile
+}
+
+/// Files given up front, by URL: the conformance protocol's `files`, and tests. Keys are compared as canonical links
+/// (`HTTPS://Example.com/x` is `https://example.com/x`).
+public struct AssetLinksFiles: AssetLinksSource {
+    private let bodies: [String: [UInt8]]
+
+    /// Files by URL.
+    public init(_ files: [String: String]) {
+        var bodies: [String: [UInt8]] = [:]
+        for (url, body) in files { bodies[Self.key(url)] = Array(body.utf8) }
+        self.bodies = bodies
+    }
+
+    /// The file at `url`, or "not found".
+    public subscript(url: String) -> AssetLinksFile {
+        bodies[Self.key(url)].map(AssetLinksFile.body) ?? .unavailable("not found")
+    }
+
+    /// The file at `url`, or "not found" (``subscript(_:)``, asynchronously).
+    public func file(at url: String) async -> AssetLinksFile { self[url] }
+
+    private static func key(_ url: String) -> String { (try? Link(url))?.text ?? url }
+}
+
+/// The question Google's Digital Asset Links API answers: does `source` link to `target` for `relation`?
+public struct AssetLinksQuery: Sendable, Equatable {
+    /// The site whose statements are read.
+    public var source: AssetSite
+    /// The relation asked about.
+    public var relation: String
+    /// The app or site asked about.
+    public var target: AssetTarget
+
+    /// A query from its parts.
+    public init(source: AssetSite, relation: String, target: AssetTarget) {
+        self.source = source
+        self.relation = relation
+        self.target = target
+    }
+}
+
+/// The answer to an ``AssetLinksQuery``.
+public struct AssetLinksAnswer: Sendable, Equatable {
+    /// The API's outcomes.
+    public enum Outcome: String, Sendable, Equatable, Codable {
+        /// The source's list was read (includes that failed are dropped, not failures).
+        case success
+        /// The source's own list is missing or unusable.
+        case fetchError = "fetch_error"
+        /// The query can never succeed: a malformed source, relation or target.
+        case queryParsingError = "query_parsing_error"
+    }
+
+    /// The outcome.
+    public var outcome: Outcome
+    /// Whether a statement links the source to the target for the relation (false unless ``Outcome/success``).
+    public var linked: Bool
+    /// The statement that links them: its file and pointer.
+    public var statement: (file: String, pointer: JSONPointer)?
+    /// Why the outcome is not a success, or what was dropped, in sentences.
+    public var notes: [String]
+
+    /// Compares outcome, link and statement.
+    public static func == (lhs: AssetLinksAnswer, rhs: AssetLinksAnswer) -> Bool {
+        lhs.outcome == rhs.outcome && lhs.linked == rhs.linked && lhs.statement?.file == rhs.statement?.file
+            && lhs.statement?.pointer == rhs.statement?.pointer
+    }
+}
+
+/// Answers ``AssetLinksQuery``s as Google's Digital Asset Links API does, reading the lists through a source.
+///
+/// The source's list must be usable (a 200 with a JSON array) or the answer is ``AssetLinksAnswer/Outcome/fetchError``.
+/// `include`s are followed breadth-first up to ``maximumIncludeDepth``: one that is missing, unusable, deeper, from
+/// https to http, or already read, drops only itself.
+public struct AssetLinksChecker: Sendable {
+    /// How deep includes go (an include in the source's own list is depth 1).
+    public static let maximumIncludeDepth = 5
+
+    /// Where the lists come from.
+    public let source: any AssetLinksSource
+
+    /// A checker reading through `source`.
+    public init(source: any AssetLinksSource) {
+        self.source = source
+    }
+
+    /// The answer to `query`.
+    public func check(_ query: AssetLinksQuery) async -> AssetLinksAnswer {
+        var walk = IncludeWalk(query: query)
+        while let url = walk.next() {
+            walk.received(await source.file(at: url), from: url)
+        }
+        return walk.answer
+    }
+
+    /// The answer to `query` with files given up front (no suspension).
+    public static func check(_ query: AssetLinksQuery, files: AssetLinksFiles) -> AssetLinksAnswer {
+        var walk = IncludeWalk(query: query)
+        while let url = walk.next() {
+            walk.received(files[url], from: url)
+        }
+        return walk.answer
+    }
+}
+
+/// The statement lists of one query, read breadth-first: the caller fetches each URL ``next()`` names.
+struct IncludeWalk {
+    let query: AssetLinksQuery
+    private var queue: [(url: String, depth: Int, secure: Bool)]
+    private var seen: Set<String> = []
+    private var failed = false
+    private var notes: [String] = []
+    private var found: (file: String, pointer: JSONPointer)?
+    private var current: (url: String, depth: Int, secure: Bool)?
+
+    init(query: AssetLinksQuery) {
+        self.query = query
+        queue = [(query.source.statementListURL, 0, query.source.scheme == "https")]
+        seen = [query.source.statementListURL]
+    }
+
+    /// The next URL to fetch, or nil when done.
+    mutating func next() -> String? {
+        guard !failed, found == nil, !queue.isEmpty else { return nil }
+        current = queue.removeFirst()
+        return current?.url
+    }
+
+    mutating func received(_ file: AssetLinksFile, from url: String) {
+        guard let current, current.url == url else { return }
+        let list: AssetStatementList
+        do throws(DomainClaimsError) {
+            guard case .body(let bytes) = file else {
+                if case .unavailable(let reason) = file {
+                    throw DomainClaimsError(code: .notADocument, message: reason)
+                }
+                return
+            }
+            list = try AssetStatementList(bytes: bytes)
+        } catch {
+            if current.depth == 0 {
+                failed = true
+                notes.append("the statement list \(url) cannot be used: \(error.description)")
+            } else {
+                notes.append("the include \(url) is dropped: \(error.description)")
+            }
+            return
+        }
+        for statement in list.statements where statement.relation == query.relation && statement.target == query.target
+        {
+            found = (url, statement.pointer)
+            return
+        }
+        for include in list.includes {
+            guard current.depth < AssetLinksChecker.maximumIncludeDepth else {
+                notes.append(
+                    "the include \(include.url) in \(url) is dropped: includes go \(AssetLinksChecker.maximumIncludeDepth) deep at most"
+                )
+                continue
+            }
+            guard let link = try? Link(include.url) else {
+                notes.append("the include \"\(include.url)\" in \(url) is dropped: it is not an http(s) URL")
+                continue
+            }
+            if current.secure && link.scheme != "https" {
+                notes.append("the include \(link.text) in \(url) is dropped: an https list may not include an http one")
+                continue
+            }
+            guard seen.insert(link.text).inserted else { continue }
+            queue.append((link.text, current.depth + 1, link.scheme == "https"))
+        }
+    }
+
+    var answer: AssetLinksAnswer {
+        if failed { return AssetLinksAnswer(outcome: .fetchError, linked: false, statement: nil, notes: notes) }
+        return AssetLinksAnswer(outcome: .success, linked: found != nil, statement: found, notes: notes)
+    }
+}

@@ -1,0 +1,232 @@
+import ArgumentParser
+import DomainClaims
+import Foundation
+import LinkRules
+
+/// `switchyard claims`: what a site's files claim for a link (the default, ``ClaimsShowCommand``), `claims diff` and
+/// `claims contract`.
+struct ClaimsCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "claims",
+        abstract: "Show which apps a site's AASA and assetlinks.json files claim a link for, and by which rule.",
+        subcommands: [ClaimsShowCommand.self, ClaimsDiffCommand.self, ClaimsContractCommand.self],
+        defaultSubcommand: ClaimsShowCommand.self
+    )
+}
+
+/// `switchyard claims [show] URL --aasa FILE --assetlinks FILE`: what a site's files claim for one link, and why; and
+/// `switchyard claims --protocol`, the conformance protocol (one JSON request per line in, one answer per line out).
+struct ClaimsShowCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "show",
+        abstract:
+            "Show which apps a site's AASA and assetlinks.json files claim a link for, and by which rule (the default).",
+        discussion: """
+            Each app of the AASA file gets match, exclude or no_match with the deciding component as a JSON pointer; \
+            each Android app the asset-links file trusts for App Links is listed with its Dynamic App Links decision. \
+            Until fetching lands the files must be given (--aasa, --assetlinks). With --protocol, reads one JSON \
+            request per line (from --input or standard input) and writes one answer per line: see Docs/CommandLine.md.
+            """
+    )
+
+    @Argument(help: "The link (https) whose claims to show.")
+    var url: String?
+
+    @Option(help: ArgumentHelp("The site's apple-app-site-association file.", valueName: "file"), completion: .file())
+    var aasa: String?
+
+    @Option(
+        help: ArgumentHelp("The site's assetlinks.json file.", valueName: "file"),
+        completion: .file(extensions: ["json"])
+    )
+    var assetlinks: String?
+
+    @Option(help: ArgumentHelp("The domain the files were served for (default: the link's host).", valueName: "host"))
+    var domain: String?
+
+    @Flag(help: "Print one JSON object.")
+    var json = false
+
+    @Flag(name: .customLong("protocol"), help: "Answer conformance-protocol requests, one JSON object per line.")
+    var conformanceProtocol = false
+
+    @Option(
+        help: ArgumentHelp(
+            "With --protocol: read the requests from this file ('-': standard input).",
+            valueName: "file"
+        )
+    )
+    var input = "-"
+
+    func run() throws {
+        if conformanceProtocol {
+            guard url == nil else {
+                throw CommandFailure(message: "error: --protocol takes no link: the requests name theirs")
+            }
+            return try answerRequests()
+        }
+        guard let url else { throw CommandFailure(message: "error: claims needs a link (or --protocol)") }
+        guard aasa != nil || assetlinks != nil else {
+            throw CommandFailure(
+                message:
+                    "error: claims needs the site's files, --aasa FILE and/or --assetlinks FILE: fetching them is not there yet"
+            )
+        }
+        let link: Link
+        do {
+            link = try Link(url)
+        } catch {
+            throw CommandFailure(message: "error: \(error.message) [\(error.code.rawValue)]")
+        }
+        let association = try aasa.map(Self.readAssociation)
+        let statements = try assetlinks.map(Self.readStatements)
+        let claims = SiteClaims(link: link, domain: domain, association: association, statements: statements)
+        let output = CommandOutput.current
+        if json { return try output.printJSON(claims) }
+        output.print("\(claims.url) (files served for \(claims.domain))")
+        if let aasa {
+            output.print("\(aasa): apple-app-site-association")
+            if claims.universalLinks.isEmpty { output.print("  no app") }
+            for claim in claims.universalLinks {
+                let rule = claim.decision.rule.map { "  by \($0)" } ?? ""
+                output.print("  \(claim.appID): \(claim.decision.outcome.rawValue)\(rule)")
+            }
+        }
+        if let assetlinks {
+            output.print("\(assetlinks): Digital Asset Links (\(AssetRelation.handleAllURLs))")
+            if claims.appLinks.isEmpty { output.print("  no app") }
+            for app in claims.appLinks {
+                let rule = app.decision.rule.map { "  by \($0)" } ?? ""
+                output.print(
+                    "  \(app.packageName): \(app.decision.outcome.rawValue)\(rule)  [\(app.fingerprints.joined(separator: ", "))]"
+                )
+            }
+        }
+        for note in claims.notes { output.print("note: \(note)") }
+    }
+
+    /// Answers each line of the input with ``ClaimsProtocol/answer(_:)``, as soon as it is read.
+    private func answerRequests() throws {
+        let reader: UserFile.Reader
+        do {
+            reader = input == "-" ? UserFile.standardInput() : try UserFile.open(input)
+        } catch {
+            throw CommandFailure(error, what: "request input")
+        }
+        defer { reader.close() }
+        var lines = BatchLines(reader, keptBytes: 16 << 20)
+        let output = CommandOutput.current
+        while let line = try lines.next() {
+            switch line {
+            case .text(let text):
+                if line.isBlank { continue }
+                output.print(ClaimsProtocol.answer(text))
+            case .overlong(_, let byteCount):
+                output.print(
+                    #"{"id":null,"error":"the line has \#(byteCount) bytes, more than the 16 MiB a request may have"}"#
+                )
+            }
+        }
+    }
+
+    /// The AASA file at `path` (at most four times Apple's limit; `lint --aasa` says when it is over Apple's).
+    static func readAssociation(_ path: String) throws(CommandFailure) -> AppSiteAssociation {
+        let data: Data
+        do {
+            data = try UserFile.read(path, maximumBytes: 4 * AppSiteAssociation.maximumBytes)
+        } catch {
+            throw CommandFailure(error, what: "AASA file")
+        }
+        do {
+            return try AppSiteAssociation(bytes: data)
+        } catch {
+            throw CommandFailure(message: "\(path):\(error.position.map { "\($0):" } ?? "") error: \(error.message)")
+        }
+    }
+
+    private static func readStatements(_ path: String) throws(CommandFailure) -> AssetStatementList {
+        let data: Data
+        do {
+            data = try UserFile.read(path, maximumBytes: 4 * AppSiteAssociation.maximumBytes)
+        } catch {
+            throw CommandFailure(error, what: "asset-links file")
+        }
+        do {
+            return try AssetStatementList(bytes: data)
+        } catch {
+            throw CommandFailure(message: "\(path):\(error.position.map { "\($0):" } ?? "") error: \(error.message)")
+        }
+    }
+}
+
+/// `switchyard claims diff OLD NEW [--corpus FILE]`: which links change decision between two AASA files.
+struct ClaimsDiffCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "diff",
+        abstract: "List the links whose decision changes between two versions of an AASA file.",
+        discussion: """
+            Without --corpus the links are made from both files' own patterns (each wildcard and variable filled a \
+            short and a longer way) on --host. Each line is 'URL APP: OLD -> NEW'. Exits 1 when a decision changes.
+            """
+    )
+
+    @Argument(help: "The old AASA file.", completion: .file())
+    var old: String
+
+    @Argument(help: "The new AASA file.", completion: .file())
+    var new: String
+
+    @Option(
+        help: ArgumentHelp("A file with one link per line to decide under both files.", valueName: "file"),
+        completion: .file()
+    )
+    var corpus: String?
+
+    @Option(help: "The host of the links made from the patterns when no --corpus is given.")
+    var host = "example.com"
+
+    @Flag(help: "Print one JSON object: {urls, changes: [{url, appID, old, new}]}.")
+    var json = false
+
+    func run() throws {
+        let diff = AASADiff(
+            old: try ClaimsShowCommand.readAssociation(old),
+            new: try ClaimsShowCommand.readAssociation(new)
+        )
+        let urls: [String]
+        if let corpus {
+            do {
+                let text = String(decoding: try UserFile.read(corpus), as: UTF8.self)
+                urls = text.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }.filter {
+                    !$0.isEmpty
+                }
+            } catch {
+                throw CommandFailure(error, what: "corpus")
+            }
+        } else {
+            urls = diff.sampleURLs(host: host)
+        }
+        let changes = diff.changes(for: urls)
+        let output = CommandOutput.current
+        if json {
+            try output.printJSON(DiffDocument(urls: urls.count, changes: changes))
+        } else {
+            for change in changes {
+                output.print(
+                    "\(change.url) \(change.appID): \(Self.describe(change.old)) -> \(Self.describe(change.new))"
+                )
+            }
+            output.print("\(urls.count) links, \(changes.count) changed decisions")
+        }
+        if !changes.isEmpty { throw ExitCode(1) }
+    }
+
+    private static func describe(_ decision: ClaimDecision) -> String {
+        decision.outcome.rawValue + (decision.rule.map { " (\($0))" } ?? "")
+    }
+
+    private struct DiffDocument: Encodable {
+        var urls: Int
+        var changes: [AASADiff.Change]
+    }
+}
