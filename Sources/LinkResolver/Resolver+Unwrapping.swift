@@ -58,67 +58,47 @@ extension Resolver {
     /// same answer's headers are matched (one request per link, never the chain again). A hop that fails, loops or
     /// runs out of time ends the unwrapping at the last good link, and a refused step says why.
     ///
-    /// A resolution that asks the network, or that the deadline stops before it could, is not cacheable.
+    /// When an action opens the link and its answer is wanted only for its headers, it is not asked here: this returns
+    /// true, and the caller asks for it while the scripts run (``matchHeaders(of:_:_:)``), so a link costs one network
+    /// round trip, not two. A resolution that asks the network, or that the deadline stops before it could, is not
+    /// cacheable.
     func unwrapOverHTTP(
         _ stage: inout Stage,
         follower: RedirectFollower,
         steps: inout [UnwrapStep],
         _ run: inout Run
-    )
-        async
-    {
+    ) async -> Bool {
         var visited: Set<Link> = [stage.link]
         var redirects = 0
         while true {
-            let wantsHeaders =
-                run.request.match.headers == nil && stage.headers == nil
-                && rules.headerRulesCouldApply(to: stage.link)
+            let wantsHeaders = wantsHeaders(of: stage, run)
             let wantsRedirect = !stage.hasAction
-            guard wantsHeaders || wantsRedirect else { return }
+            guard wantsHeaders || wantsRedirect else { return false }
+            guard wantsRedirect else { return true }
             guard !run.budget.isExpired else {
                 run.limit(to: .uncacheable(reason: "the time ran out before the link's server was asked"))
-                return
+                return false
             }
             let hop: RedirectFollower.Hop
-            do {
-                hop = try await follower.hop(stage.link, deadline: run.budget.deadline)
-            } catch {
-                // A failure the fetching layer remembers stands as the answer for that long.
-                run.limit(
-                    to: error.freshness.map(Cacheability.upTo)
-                        ?? .uncacheable(reason: "asking the link's server failed")
-                )
-                if wantsRedirect { steps.append(.refusedHop(from: stage.link, error)) }
-                return
+            switch await Self.ask(follower, stage.link, deadline: run.budget.deadline) {
+            case .success(let answer):
+                hop = answer
+                take(hop, of: stage.link, &run)
+            case .failure(let error):
+                take(error, &run)
+                steps.append(.refusedHop(from: stage.link, error))
+                return false
             }
-            // The answer is kept no longer than the hop's own answer may be.
-            if let freshness = hop.freshness, freshness > .zero {
-                run.limit(to: .upTo(freshness))
-            } else {
-                run.limit(to: .uncacheable(reason: "the link's server answered with nothing a cache may keep"))
-            }
-            if hop.cacheStatus == .stale { run.staleURLs.append(stage.link.text) }
             guard let next = hop.location else {
                 // The link's own answer: its headers are what `headers` rules match.
-                if wantsHeaders {
-                    let matched = rules.match(
-                        stage.link,
-                        options: run.request.matchOptions(headers: hop.headers),
-                        budget: &run.budget,
-                        trace: &run.trace
-                    )
-                    stage.openings = matched.openings
-                    stage.headers = hop.headers
-                    run.timedOut += matched.timedOut
-                }
-                return
+                if wantsHeaders { matchHeaders(of: hop, &stage, &run) }
+                return false
             }
-            guard wantsRedirect else { return }
             guard !visited.contains(next) else {
                 steps.append(
                     .refusedHop(from: stage.link, .redirectLoop(back: next, start: visited.first ?? stage.link))
                 )
-                return
+                return false
             }
             guard redirects < follower.maxHops else {
                 steps.append(
@@ -131,7 +111,7 @@ extension Resolver {
                         )
                     )
                 )
-                return
+                return false
             }
             redirects += 1
             visited.insert(next)
@@ -146,6 +126,55 @@ extension Resolver {
             stage = unwrapAndMatch(next, headers: run.request.match.headers, &run)
             steps += stage.steps
         }
+    }
+}
+
+extension Resolver {
+    /// Whether the link's own answer is wanted for its headers: none were given or looked up, and a `headers` rule
+    /// could apply.
+    func wantsHeaders(of stage: Stage, _ run: Run) -> Bool {
+        run.request.match.headers == nil && stage.headers == nil && rules.headerRulesCouldApply(to: stage.link)
+    }
+
+    /// One hop of `link`, its failure as a value.
+    static func ask(
+        _ follower: RedirectFollower,
+        _ link: Link,
+        deadline: ContinuousClock.Instant
+    ) async -> Result<RedirectFollower.Hop, FetchError> {
+        do {
+            return .success(try await follower.hop(link, deadline: deadline))
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    /// What a hop's answer makes of the resolution's cacheability: no longer than the answer may be kept.
+    func take(_ hop: RedirectFollower.Hop, of link: Link, _ run: inout Run) {
+        if let freshness = hop.freshness, freshness > .zero {
+            run.limit(to: .upTo(freshness))
+        } else {
+            run.limit(to: .uncacheable(reason: "the link's server answered with nothing a cache may keep"))
+        }
+        if hop.cacheStatus == .stale { run.staleURLs.append(link.text) }
+    }
+
+    /// What a hop's failure makes of it: a failure the fetching layer remembers stands as the answer for that long.
+    func take(_ error: FetchError, _ run: inout Run) {
+        run.limit(to: error.freshness.map(Cacheability.upTo) ?? .uncacheable(reason: "asking the link's server failed"))
+    }
+
+    /// The matcher again, with the headers of the link's own answer, for `headers` rules.
+    func matchHeaders(of hop: RedirectFollower.Hop, _ stage: inout Stage, _ run: inout Run) {
+        let matched = rules.match(
+            stage.link,
+            options: run.request.matchOptions(headers: hop.headers),
+            budget: &run.budget,
+            trace: &run.trace
+        )
+        stage.openings = matched.openings
+        stage.headers = hop.headers
+        run.timedOut += matched.timedOut
     }
 }
 

@@ -138,28 +138,21 @@ public final class Resolver: Sendable {
         var run = Run(request: request)
         var stage = unwrapAndMatch(link, headers: request.match.headers, &run)
         var steps = stage.steps
+        var headersWanted = false
         if let redirectFollower {
-            await unwrapOverHTTP(&stage, follower: redirectFollower, steps: &steps, &run)
+            headersWanted = await unwrapOverHTTP(&stage, follower: redirectFollower, steps: &steps, &run)
         }
-        // Moved out of the stage, so that filling in script URLs does not copy every opening.
-        var openings = stage.openings
+        // One resolution's scripts share their answers: each distinct request once, through the shared stack.
+        let scriptNetwork =
+            request.runsScripts ? engine?.fetcher.map { ScriptFetches(fetcher: ResolutionScope(wrapping: $0)) } : nil
+        if headersWanted, let redirectFollower {
+            await renderAskingHeaders(&stage, follower: redirectFollower, network: scriptNetwork, &run)
+        } else {
+            await renderScripts(&stage, network: scriptNetwork, &run)
+        }
+        // Moved out of the stage, so that a decision does not copy every opening.
+        let openings = stage.openings
         stage.openings = []
-        var scriptNetwork: ScriptFetches?
-        if request.runsScripts, let engine, let scripts {
-            // One resolution's scripts share their answers: each distinct request once, through the shared stack.
-            scriptNetwork = engine.fetcher.map { ScriptFetches(fetcher: ResolutionScope(wrapping: $0)) }
-            run.limit(
-                to: await render(
-                    &openings,
-                    link: stage.link,
-                    headers: stage.headers,
-                    engine: engine,
-                    scripts: scripts,
-                    network: scriptNetwork,
-                    deadline: run.budget.deadline
-                )
-            )
-        }
         var resolution = Resolution(
             input: input ?? link.text,
             unwrapped: stage.link.text,
@@ -182,6 +175,83 @@ public final class Resolver: Sendable {
             run.cacheability = run.cacheability.combined(with: .uncacheable(reason: "a regex ran out of time"))
         }
         return ResolutionOutcome(resolution: resolution, cacheKey: key, cacheability: run.cacheability)
+    }
+
+    /// Runs the scripts of the stage's openings, in place.
+    func renderScripts(_ stage: inout Stage, network: ScriptFetches?, _ run: inout Run) async {
+        guard run.request.runsScripts, let engine, let scripts, stage.openings.contains(where: \.needsScript) else {
+            return
+        }
+        run.limit(
+            to: await render(
+                &stage.openings,
+                link: stage.link,
+                headers: stage.headers,
+                engine: engine,
+                scripts: scripts,
+                network: network,
+                deadline: run.budget.deadline
+            )
+        )
+    }
+
+    /// Asks for the link's own answer (for `headers` rules) while the scripts of the openings found without it run;
+    /// then matches again with its headers, keeps each script output whose input does not hold the headers, and runs
+    /// the scripts left.
+    func renderAskingHeaders(
+        _ stage: inout Stage,
+        follower: RedirectFollower,
+        network: ScriptFetches?,
+        _ run: inout Run
+    ) async {
+        guard !run.budget.isExpired else {
+            run.limit(to: .uncacheable(reason: "the time ran out before the link's server was asked"))
+            return await renderScripts(&stage, network: network, &run)
+        }
+        async let asked = Self.ask(follower, stage.link, deadline: run.budget.deadline)
+        await renderScripts(&stage, network: network, &run)
+        switch await asked {
+        case .failure(let error):
+            take(error, &run)
+        case .success(let hop):
+            take(hop, of: stage.link, &run)
+            guard hop.location == nil else { return }
+            let rendered = stage.openings
+            matchHeaders(of: hop, &stage, &run)
+            Self.reuse(rendered, in: &stage.openings)
+            await renderScripts(&stage, network: network, &run)
+        }
+    }
+
+    /// Fills in the openings of `openings` whose script already ran in `rendered` on the same input (a script that
+    /// does not match headers gets the link alone, so its output stands).
+    static func reuse(_ rendered: [Opening], in openings: inout [Opening]) {
+        var outputs: [OpeningIdentity: Opening] = [:]
+        for opening in rendered where opening.script != nil && !opening.needsScript {
+            outputs[OpeningIdentity(opening)] = opening
+        }
+        guard !outputs.isEmpty else { return }
+        for index in openings.indices where openings[index].needsScript {
+            guard let script = openings[index].script, !script.matchesHeaders,
+                let done = outputs[OpeningIdentity(openings[index])]
+            else { continue }
+            openings[index].needsScript = false
+            openings[index].url = done.url
+            openings[index].error = done.error
+        }
+    }
+
+    /// What tells one rule's opening from another's.
+    struct OpeningIdentity: Hashable {
+        var kind: Opening.Kind
+        var rule: JSONPointer
+        var layer: RuleLayer?
+
+        init(_ opening: Opening) {
+            kind = opening.kind
+            rule = opening.rule
+            layer = opening.layer
+        }
     }
 
     /// The notice of an answer built on a stale copy of a response (its server failed; stale-if-error).

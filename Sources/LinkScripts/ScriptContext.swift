@@ -58,9 +58,9 @@ final class ScriptContext {
     let context: JSGlobalContextRef
     private let process: JSObjectRef
     private let completion: JSObjectRef
-    /// The prelude's `__drain` and `__reset`, called directly (evaluating their names as source on every run made
+    /// The prelude's `__invoke` and `__reset`, called directly (evaluating their names as source on every run made
     /// JavaScriptCore keep a little of each evaluation).
-    private let drain: JSObjectRef
+    private let invoke: JSObjectRef
     private let resetGlobals: JSObjectRef
     var run: RunState?
 
@@ -193,7 +193,7 @@ final class ScriptContext {
             )
         }
         guard let snapshot = JS.function(context, global, "__snapshot"),
-            let drain = JS.function(context, global, "__drain"),
+            let invoke = JS.function(context, global, "__invoke"),
             let resetGlobals = JS.function(context, global, "__reset")
         else {
             JSGlobalContextRelease(context)
@@ -204,11 +204,11 @@ final class ScriptContext {
             )
         }
         _ = JSObjectCallAsFunction(context, snapshot, nil, 0, nil, nil)
-        self.drain = drain
+        self.invoke = invoke
         self.resetGlobals = resetGlobals
         self.process = processObject
         JSValueProtect(context, processObject)
-        JSValueProtect(context, drain)
+        JSValueProtect(context, invoke)
         JSValueProtect(context, resetGlobals)
         guard let completionObject = JSObjectMake(context, Self.completionClass, nil) else {
             JSGlobalContextRelease(context)
@@ -228,26 +228,27 @@ final class ScriptContext {
     deinit {
         JSValueUnprotect(context, process)
         JSValueUnprotect(context, completion)
-        JSValueUnprotect(context, drain)
+        JSValueUnprotect(context, invoke)
         JSValueUnprotect(context, resetGlobals)
         JSObjectSetPrivate(JSContextGetGlobalObject(context), nil)
         JSObjectSetPrivate(completion, nil)
         JSGlobalContextRelease(context)
     }
 
-    /// Calls `process(input, completion)`, then runs queued XMLHttpRequest callbacks unless the watchdog `stopped`
-    /// the run (JavaScriptCore aborts on a call into a VM it is terminating, and a loop in a promise job is stopped
-    /// after `process` returned, without an exception). Returns the exception, if any.
+    /// Calls `process(input, completion)`, then runs queued XMLHttpRequest callbacks, both through the prelude's
+    /// `__invoke`, which hands back what they threw as a value; a run the watchdog `stopped` ends in JavaScriptCore's
+    /// termination, which no script can catch. Returns the exception, if any.
     func call(input: String, stopped: () -> Bool) -> (message: String, line: Int?)? {
-        var arguments: [JSValueRef?] = [JS.value(context, input), completion]
+        var arguments: [JSValueRef?] = [process, JS.value(context, input), completion]
         var exception: JSValueRef?
-        _ = JSObjectCallAsFunction(context, process, nil, 2, &arguments, &exception)
+        let result = JSObjectCallAsFunction(context, invoke, nil, 3, &arguments, &exception)
         if stopped() {
             // Entering the VM once more through evaluation lets JavaScriptCore finish the termination; without it the
             // next context created in the group aborts.
             JS.evaluate(context, "", name: "host.js")
-        } else if exception == nil {
-            _ = JSObjectCallAsFunction(context, drain, nil, 0, nil, &exception)
+        } else if exception == nil, let result, JSValueIsObject(context, result) {
+            let wrapper = JSValueToObject(context, result, nil)
+            exception = JS.property(context, wrapper, "thrown")
         }
         return exception.map { JS.exceptionDetails(context, $0) }
     }

@@ -72,6 +72,13 @@ enum ScriptPrelude {
             function drain() {
                 while (pending.length > 0) { pending.shift()(); }
             }
+            // The host calls process() and then the queued callbacks through here, and gets what they threw as a
+            // value: an exception that leaves JavaScriptCore through its C API is reported to the inspector, which
+            // symbolises the native stack (measured: about 270 µs per run, every run that throws).
+            function invoke(process, input, done) {
+                try { process(input, done); drain(); return undefined; }
+                catch (error) { return { thrown: error }; }
+            }
             var baseline = null;
             function snapshot() {
                 baseline = Object.create(null);
@@ -89,6 +96,7 @@ enum ScriptPrelude {
             define("btoa", btoa);
             define("base64DigitsToBase10String", base64DigitsToBase10String);
             define("__drain", drain);
+            define("__invoke", invoke);
             define("__snapshot", snapshot);
             define("__reset", reset);
             if (global.__legacyWebView) { define("XMLHttpRequest", XMLHttpRequest); }

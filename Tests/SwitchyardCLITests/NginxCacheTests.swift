@@ -221,6 +221,64 @@ import Glibc
         )
     }
 
+    /// One action whose script asks an API on 127.0.0.1 (`port`) for the native URL, as the music scripts ask song.link.
+    static func onlineRules(port: Int) -> String {
+        #"{"apps": [{"identifier": "a", "name": "A", "scheme": "a"}], "actions": [{"regex": "https://a\\.example/(\\d+)", "formats": [{"appId": "a", "script2": "function process(url, done) { var res = jsonRequest('http://127.0.0.1:\#(port)/lookup?url=' + encodeURIComponent(url)); done(res ? res.native : null); }"}]}]}"#
+    }
+
+    /// An answer built from an upstream response that is fresh for a while is cacheable too (#28): a replica online,
+    /// its script's API answering with `max-age=300`; nginx keeps the answer, and a repeat reaches neither the replica
+    /// nor the API.
+    @Test(
+        .enabled(
+            if: nginx != nil || SharedData.isCI,
+            "nginx is not installed (scripts/test installs it on CI); the nginx cache test is skipped"
+        )
+    )
+    func nginxServesAnAnswerMadeOnline() async throws {
+        let nginx = try #require(Self.nginx, "nginx must be installed on CI (scripts/test installs it)")
+        let api = try await LoopbackHTTPServer.start { _ in
+            .text(#"{"native": "a://7"}"#, headers: [.init("Cache-Control", "max-age=300")])
+        }
+        defer { Task { await api.stop() } }
+        let directory = try TemporaryDirectory()
+        let manifest = try directory.write(Self.onlineRules(port: api.port), named: "rules.json")
+        let replica = try ServeEndToEndTests.RunningServer(arguments: [
+            "--allow-private-addresses", "--manifest", manifest, "--cache-max-age", "60", "--log-level", "warning",
+        ])
+        defer { replica.stop() }
+        let port = try Self.freePort()
+        let configuration = directory.url.appendingPathComponent("nginx.conf")
+        try Data(Self.configuration(directory: directory.url.path, port: port, replicas: [replica.port]).utf8)
+            .write(to: configuration)
+        let proxy = Process()
+        proxy.executableURL = URL(fileURLWithPath: nginx)
+        proxy.arguments = [
+            "-p", directory.url.path, "-c", configuration.path, "-e", "\(directory.url.path)/error.log", "-g",
+            "daemon off;",
+        ]
+        proxy.standardOutput = FileHandle.nullDevice
+        proxy.standardError = FileHandle.nullDevice
+        try proxy.run()
+        defer {
+            proxy.terminate()
+            proxy.waitUntilExit()
+        }
+        let url = "http://127.0.0.1:\(port)/v1/resolve?url=https%3A%2F%2Fa.example%2F7"
+        let first = try await Self.poll(url) { $0.status == 200 }
+        let log = { (try? String(contentsOfFile: "\(directory.url.path)/error.log", encoding: .utf8)) ?? "" }
+        try #require(first.status == 200, "nginx did not answer: \(log())")
+        #expect(first.cacheStatus == "MISS")
+        #expect(first.body.contains("a://7"))
+        #expect(first.tag != nil)
+        let resolved = try await Self.answered(replica.port, status: 200)
+        let repeated = try await Self.get(url)
+        #expect(repeated.cacheStatus == "HIT")
+        #expect(repeated.body == first.body)
+        #expect(try await Self.answered(replica.port, status: 200) == resolved)
+        #expect(api.requestCount == 1)
+    }
+
     /// The configuration the test runs is the one `Docs/Deploying.md` gives.
     @Test func theDeploymentGuideGivesTheTestedConfiguration() throws {
         let guide = try String(

@@ -1,0 +1,92 @@
+#!/usr/bin/env python3
+"""A stand-in for the web APIs the rules' scripts call (song.link, oEmbed endpoints, …), for scripts/loadtest-fresh.
+
+Listens on 127.0.0.1 (the port is written to PORT_FILE), answers every request after a fixed latency with a JSON body
+in the shape the v5 manifest's scripts read (song.link's `linksByPlatform`, `entitiesByUniqueId`; oEmbed's
+`thumbnail_url`, …) and `Cache-Control: max-age=300`, keeps connections alive, and counts requests by their first
+path segment (the upstream host the manifest copy named). `GET /__counts` answers the counts at once, as JSON.
+
+    python3 standin.py PORT_FILE [LATENCY_SECONDS=0.05]
+"""
+import asyncio
+import collections
+import json
+import sys
+
+PLATFORMS = ["spotify", "appleMusic", "itunes", "youtube", "youtubeMusic", "google", "pandora", "deezer", "tidal",
+             "amazonStore", "amazonMusic", "soundcloud", "napster", "yandex", "spinrilla", "audius", "anghami", "boomplay",
+             "audiomack"]
+
+
+def body_for(path):
+    entity = "SPOTIFY_SONG::0"
+    return json.dumps({
+        "entityUniqueId": entity,
+        "userCountry": "US",
+        "pageUrl": "https://song.link/s/0",
+        "entitiesByUniqueId": {entity: {"id": "0", "type": "song", "title": "Stand-in", "artistName": "Loopback",
+                                        "thumbnailUrl": "https://i.example/0.jpg", "apiProvider": "spotify"}},
+        "linksByPlatform": {p: {"url": "https://%s.example/track/0" % p.lower(),
+                                "nativeAppUriMobile": "%s://track/0" % p.lower(),
+                                "nativeAppUriDesktop": "%s://track/0" % p.lower(),
+                                "entityUniqueId": entity} for p in PLATFORMS},
+        "thumbnail_url": "https://i.example/0.jpg",
+        "title": "Stand-in",
+        "results": [{"artworkUrl100": "https://i.example/0.jpg", "trackName": "Stand-in"}],
+    }).encode()
+
+
+counts = collections.Counter()
+
+
+async def handle(reader, writer, latency):
+    try:
+        while True:
+            line = await reader.readline()
+            if not line:
+                break
+            parts = line.decode("latin-1").split(" ")
+            if len(parts) < 2:
+                break
+            target = parts[1]
+            close = False
+            while True:
+                header = await reader.readline()
+                if header in (b"\r\n", b"\n", b""):
+                    break
+                name, _, value = header.decode("latin-1").partition(":")
+                if name.strip().lower() == "connection" and value.strip().lower() == "close":
+                    close = True
+            path = target.split("?")[0]
+            if path == "/__counts":
+                body = json.dumps(counts).encode()
+                headers = "Content-Type: application/json\r\nCache-Control: no-store\r\n"
+            else:
+                segment = path.strip("/").split("/")[0] or "-"
+                counts[segment] += 1
+                await asyncio.sleep(latency)
+                body = body_for(path)
+                headers = "Content-Type: application/json\r\nCache-Control: max-age=300\r\n"
+            head = "HTTP/1.1 200 OK\r\n%sContent-Length: %d\r\n%s\r\n" % (
+                headers, len(body), "Connection: close\r\n" if close else "")
+            writer.write(head.encode() + (b"" if parts[0] == "HEAD" else body))
+            await writer.drain()
+            if close:
+                break
+    except (ConnectionError, asyncio.IncompleteReadError):
+        pass
+    finally:
+        writer.close()
+
+
+async def main():
+    port_file = sys.argv[1]
+    latency = float(sys.argv[2]) if len(sys.argv) > 2 else 0.05
+    server = await asyncio.start_server(lambda r, w: handle(r, w, latency), "127.0.0.1", 0, backlog=1024)
+    with open(port_file, "w") as out:
+        out.write(str(server.sockets[0].getsockname()[1]))
+    async with server:
+        await server.serve_forever()
+
+
+asyncio.run(main())
