@@ -7,9 +7,8 @@ import WebLinks
 extension Resolver {
     /// Runs every script opening until `deadline`, filling in `result` in place; each gets the input its rule
     /// matched, and all share `network` (one resolution's answers: eight scripts asking for the same URL cause one
-    /// request). Returns how long the outputs may be kept together. Outputs kept from earlier
-    /// runs are filled in first, on this task; only the scripts left run, concurrently (measured under
-    /// `scripts/loadtest`: a task group per request cost a tenth of the server's time once every output was kept).
+    /// request). Returns how long the outputs may be kept together. Outputs kept from earlier runs are filled in first;
+    /// the scripts left go to a worker together.
     func render(
         _ result: inout [Opening],
         link: Link,

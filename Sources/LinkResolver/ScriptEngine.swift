@@ -97,22 +97,57 @@ public final class ScriptEngine: Sendable {
         deadline: ContinuousClock.Instant,
         network: ScriptFetches? = nil
     ) async -> (output: Result<String?, ScriptError>, cacheability: Cacheability) {
-        if let kept = keptOutput(of: script, input: input) { return (kept, .unlimited) }
-        let admission = admit(script)
-        if case .refused(let refusal) = admission {
-            return (.failure(refusal), .uncacheable(reason: "a script set aside"))
+        await runReporting([(script, input)], deadline: deadline, network: network)[0]
+    }
+
+    /// ``runReporting(_:input:deadline:network:)`` for several scripts of one resolution at once: the kept outputs
+    /// first, then the scripts left handed to a worker together (``ScriptRunner/run(_:network:deadline:)``), their
+    /// answers shared through `network`. The results are in the order of `jobs`.
+    package func runReporting(
+        _ jobs: [(script: CompiledScript, input: String)],
+        deadline: ContinuousClock.Instant,
+        network: ScriptFetches? = nil
+    ) async -> [(output: Result<String?, ScriptError>, cacheability: Cacheability)] {
+        var outcomes = [(output: Result<String?, ScriptError>, cacheability: Cacheability)?](
+            repeating: nil,
+            count: jobs.count
+        )
+        var toRun: [(index: Int, admission: Admission)] = []
+        for (index, job) in jobs.enumerated() {
+            if let kept = keptOutput(of: job.script, input: job.input) {
+                outcomes[index] = (kept, .unlimited)
+                continue
+            }
+            let admission = admit(job.script)
+            if case .refused(let refusal) = admission {
+                outcomes[index] = (.failure(refusal), .uncacheable(reason: "a script set aside"))
+            } else {
+                toRun.append((index, admission))
+            }
         }
-        let network = network ?? fetcher.map { ScriptFetches(fetcher: $0) }
-        let result = await runner.run(script, input: input, network: network, deadline: deadline)
-        results?.keep(result, of: script, input: input)
-        let output = result.output
-        let stopped = if case .failure(let error) = output { error.code == .timeout } else { false }
-        record(admission, of: script.id, stopped: stopped)
-        guard ScriptResultCache.isReusable(output) else {
-            return (output, .uncacheable(reason: "a script's run depended on the moment"))
+        if !toRun.isEmpty {
+            let network = network ?? fetcher.map { ScriptFetches(fetcher: $0) }
+            let runs = toRun.map { ScriptRun(script: jobs[$0.index].script, input: jobs[$0.index].input) }
+            let ran = await runner.run(runs, network: network, deadline: deadline)
+            for ((index, admission), result) in zip(toRun, ran) {
+                let job = jobs[index]
+                results?.keep(result, of: job.script, input: job.input)
+                let output = result.output
+                let stopped = if case .failure(let error) = output { error.code == .timeout } else { false }
+                record(admission, of: job.script.id, stopped: stopped)
+                outcomes[index] = (output, cacheability(of: result, network: network))
+            }
         }
-        guard result.usedNetwork || !result.requests.isEmpty else { return (output, .unlimited) }
-        return (output, network?.cacheability(of: result.requests) ?? .uncacheable(reason: "a script used the network"))
+        return outcomes.map { $0! }
+    }
+
+    /// How long a run's output may be kept (see ``runReporting(_:input:deadline:network:)``).
+    private func cacheability(of result: ScriptResult, network: ScriptFetches?) -> Cacheability {
+        guard ScriptResultCache.isReusable(result.output) else {
+            return .uncacheable(reason: "a script's run depended on the moment")
+        }
+        guard result.usedNetwork || !result.requests.isEmpty else { return .unlimited }
+        return network?.cacheability(of: result.requests) ?? .uncacheable(reason: "a script used the network")
     }
 
     /// Whether a run of a script may start under the ``RunawayPolicy``.

@@ -18,24 +18,28 @@ final class RunTicket: Sendable {
     }
 
     let job: ScriptWorker.Job
+    /// The batch the run belongs to: the runs left in it go to another worker when this one is held.
+    let batch: ScriptBatch
     let start: ContinuousClock.Instant
     private let pool: WorkerPool
     private let state = Mutex(State())
 
-    init(job: ScriptWorker.Job, pool: WorkerPool) {
+    init(job: ScriptWorker.Job, batch: ScriptBatch, pool: WorkerPool) {
         self.job = job
+        self.batch = batch
         self.pool = pool
         start = .now
     }
 
-    /// The run stops counting as making progress; the pool may start a worker for the jobs behind it.
+    /// The run stops counting as making progress; the pool may start a worker for the jobs behind it, the runs left
+    /// in its batch among them.
     func hold() {
         let first = state.withLock { state -> Bool in
             guard !state.held, !state.ended else { return false }
             state.held = true
             return true
         }
-        if first { pool.hold() }
+        if first { pool.hold(batch) }
     }
 
     var isHeld: Bool { state.withLock { $0.held } }

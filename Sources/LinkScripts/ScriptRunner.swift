@@ -77,54 +77,101 @@ public final class ScriptRunner: Sendable {
         network: (any ScriptNetwork)?,
         deadline: ContinuousClock.Instant
     ) async -> ScriptResult {
+        await run([ScriptRun(script: script, input: input)], network: network, deadline: deadline)[0]
+    }
+
+    /// Runs several scripts for one caller (one resolution's), as ``run(_:input:network:deadline:)`` runs one: handed
+    /// to a worker together, one after the other (another worker takes the rest when one runs long), their answers
+    /// shared, the answers they lack fetched together while no worker waits. The results are in the order of `runs`.
+    public func run(
+        _ runs: [ScriptRun],
+        network: (any ScriptNetwork)?,
+        deadline: ContinuousClock.Instant
+    ) async -> [ScriptResult] {
         let start = ContinuousClock.now
         var answers: [String: Result<String, ScriptNetworkError>]? = network == nil ? nil : [:]
-        var runs = 0
-        while true {
-            runs += 1
-            var result = await runOnce(script, input: input, answers: answers, deadline: deadline)
-            result.runs = runs
-            guard let url = result.pendingRequest, let network, ContinuousClock.now < deadline else {
-                result.pendingRequest = nil
-                result.duration = ContinuousClock.now - start
-                return result
+        var results = [ScriptResult?](repeating: nil, count: runs.count)
+        var counts = [Int](repeating: 0, count: runs.count)
+        var pending = Array(runs.indices)
+        while !pending.isEmpty {
+            let round = await runOnce(pending.map { runs[$0] }, answers: answers, deadline: deadline)
+            var waiting: [Int] = []
+            var wanted: Set<String> = []
+            for (index, result) in zip(pending, round) {
+                counts[index] += 1
+                if let url = result.pendingRequest, network != nil, ContinuousClock.now < deadline {
+                    waiting.append(index)
+                    wanted.insert(url)
+                } else {
+                    var result = result
+                    result.pendingRequest = nil
+                    result.runs = counts[index]
+                    result.duration = ContinuousClock.now - start
+                    results[index] = result
+                }
             }
-            do throws(ScriptNetworkError) {
-                answers?[url] = .success(try await network.get(url, deadline: deadline))
-            } catch {
-                answers?[url] = .failure(error)
+            if let network, !wanted.isEmpty {
+                let fetched = await Self.fetch(wanted, from: network, deadline: deadline)
+                for (url, answer) in fetched { answers?[url] = answer }
             }
+            pending = waiting
+        }
+        return results.map { $0! }
+    }
+
+    /// The answers to `urls`, fetched concurrently.
+    private static func fetch(
+        _ urls: Set<String>,
+        from network: any ScriptNetwork,
+        deadline: ContinuousClock.Instant
+    ) async -> [(String, Result<String, ScriptNetworkError>)] {
+        await withTaskGroup(of: (String, Result<String, ScriptNetworkError>).self) { group in
+            for url in urls {
+                group.addTask {
+                    do throws(ScriptNetworkError) {
+                        return (url, .success(try await network.get(url, deadline: deadline)))
+                    } catch {
+                        return (url, .failure(error))
+                    }
+                }
+            }
+            var fetched: [(String, Result<String, ScriptNetworkError>)] = []
+            for await answer in group { fetched.append(answer) }
+            return fetched
         }
     }
 
-    /// One run on a worker, with the answers at hand (nil: offline).
+    /// One run of each on a worker, with the answers at hand (nil: offline).
     private func runOnce(
-        _ script: CompiledScript,
-        input: String,
+        _ runs: [ScriptRun],
         answers: [String: Result<String, ScriptNetworkError>]?,
         deadline: ContinuousClock.Instant
-    ) async -> ScriptResult {
+    ) async -> [ScriptResult] {
         await withCheckedContinuation { continuation in
-            let accepted = pool.enqueue(
-                ScriptWorker.Job(script: script, input: input, answers: answers, deadline: deadline) { result in
-                    continuation.resume(returning: result)
+            let collector = ResultCollector(count: runs.count) { continuation.resume(returning: $0) }
+            let jobs = runs.enumerated().map { index, run in
+                ScriptWorker.Job(script: run.script, input: run.input, answers: answers, deadline: deadline) {
+                    collector.set(index, $0)
                 }
-            )
-            if !accepted {
-                continuation.resume(
-                    returning: ScriptResult(
-                        output: .failure(
-                            ScriptError(
-                                code: .exhausted,
-                                rule: script.name,
-                                message:
-                                    "not run: \(pool.abandonedCount) abandoned scripts are still running, as many as allowed"
-                            )
-                        ),
-                        usedNetwork: false,
-                        duration: .zero
+            }
+            let batch = ScriptBatch(jobs)
+            if !pool.enqueue(batch) {
+                for job in batch.takeAll() {
+                    job.finish(
+                        ScriptResult(
+                            output: .failure(
+                                ScriptError(
+                                    code: .exhausted,
+                                    rule: job.script.name,
+                                    message:
+                                        "not run: \(pool.abandonedCount) abandoned scripts are still running, as many as allowed"
+                                )
+                            ),
+                            usedNetwork: false,
+                            duration: .zero
+                        )
                     )
-                )
+                }
             }
         }
     }
@@ -134,4 +181,39 @@ public final class ScriptRunner: Sendable {
 
     /// Runs abandoned at their deadline whose threads still run them (``ScriptStopping/abandon(maximumAbandoned:)``).
     public var abandonedCount: Int { pool.abandonedCount }
+}
+
+/// One script to run on one input (``ScriptRunner/run(_:network:deadline:)``).
+public struct ScriptRun: Sendable {
+    /// The compiled script.
+    public var script: CompiledScript
+    /// What `process` is called with.
+    public var input: String
+
+    /// Creates a run.
+    public init(script: CompiledScript, input: String) {
+        self.script = script
+        self.input = input
+    }
+}
+
+/// The results of one batch, handed over once all are in.
+private final class ResultCollector: Sendable {
+    private let state: Mutex<(results: [ScriptResult?], left: Int)>
+    private let done: @Sendable ([ScriptResult]) -> Void
+
+    init(count: Int, done: @escaping @Sendable ([ScriptResult]) -> Void) {
+        state = Mutex((Array(repeating: nil, count: count), count))
+        self.done = done
+    }
+
+    func set(_ index: Int, _ result: ScriptResult) {
+        let all = state.withLock { state -> [ScriptResult]? in
+            guard state.results[index] == nil else { return nil }
+            state.results[index] = result
+            state.left -= 1
+            return state.left == 0 ? state.results.map { $0! } : nil
+        }
+        if let all { done(all) }
+    }
 }

@@ -28,6 +28,10 @@ final class ScriptWorker: @unchecked Sendable {
     // Read by the time-limit callback on this same thread (see ScriptWorker+Linux.swift).
     var deadline = ContinuousClock.now
     var memoryBaseline = 0
+    /// When ``memoryBaseline`` was read: the process's size changes slowly next to the limit (hundreds of MiB), so one
+    /// reading serves the runs of the next few milliseconds (reading `/proc` for every run cost 3% of a server's time
+    /// on links never seen before).
+    private var baselineRead: ContinuousClock.Instant?
     var stopReason: ScriptError.Code?
     /// The current run.
     private var ticket: RunTicket?
@@ -47,21 +51,29 @@ final class ScriptWorker: @unchecked Sendable {
 
     private func loop() {
         group = JSContextGroupCreate()
-        while let job = pool.nextJob() {
-            let ticket = RunTicket(job: job, pool: pool)
-            self.ticket = ticket
-            pool.monitor?.watch(ticket, pool: pool)
-            let result = run(job)
-            pool.monitor?.unwatch(ticket)
-            self.ticket = nil
-            guard case .finished(let wasHeld) = ticket.end() else {
-                // The monitor answered at the deadline and let this run go: the worker is no longer the pool's, and
-                // ends here with its VM.
-                pool.abandonedRunEnded()
-                break
+        batches: while let batch = pool.nextBatch() {
+            var held = false
+            while let job = batch.next() {
+                let ticket = RunTicket(job: job, batch: batch, pool: pool)
+                self.ticket = ticket
+                pool.monitor?.watch(ticket, pool: pool)
+                let result = run(job)
+                pool.monitor?.unwatch(ticket)
+                self.ticket = nil
+                guard case .finished(let wasHeld) = ticket.end() else {
+                    // The monitor answered at the deadline and let this run go: the worker is no longer the pool's,
+                    // and ends here with its VM.
+                    pool.abandonedRunEnded()
+                    break batches
+                }
+                job.finish(result)
+                if wasHeld {
+                    // The runs left were handed to another worker; this one is done with the batch.
+                    held = true
+                    break
+                }
             }
-            pool.finished(wasHeld: wasHeld)
-            job.finish(result)
+            pool.finished(wasHeld: held)
         }
         contexts.removeAll()
         if let group { JSContextGroupRelease(group) }
@@ -77,7 +89,10 @@ final class ScriptWorker: @unchecked Sendable {
         let clock = ContinuousClock()
         let start = clock.now
         deadline = job.deadline
-        memoryBaseline = ResidentMemory.current()
+        if baselineRead.map({ start - $0 > .milliseconds(50) }) ?? true {
+            memoryBaseline = ResidentMemory.current()
+            baselineRead = start
+        }
         stopReason = nil
         #if !canImport(JavaScriptCore)
         let terminates = configuration.stopping == .terminate

@@ -14,7 +14,7 @@ import Synchronization
 /// keeps getting jobs, so waiting for an idle one would never shrink the pool.
 final class WorkerPool: Sendable {
     private struct State {
-        var queue: [ScriptWorker.Job] = []
+        var queue: [ScriptBatch] = []
         var idle = 0
         var workers = 0
         var held = 0
@@ -69,13 +69,13 @@ final class WorkerPool: Sendable {
         }
     }
 
-    /// Queues `job`; false when it cannot run: as many abandoned runs as allowed are still running.
-    func enqueue(_ job: ScriptWorker.Job) -> Bool {
+    /// Queues `batch`; false when it cannot run: as many abandoned runs as allowed are still running.
+    func enqueue(_ batch: ScriptBatch) -> Bool {
         let (accepted, startWorker) = state.withLock { state -> (Bool, Bool) in
             if let maximum = configuration.stopping.maximumAbandoned, state.abandoned >= maximum {
                 return (false, false)
             }
-            state.queue.append(job)
+            state.queue.append(batch)
             return (true, state.reserveWorker(configuration))
         }
         guard accepted else { return false }
@@ -84,15 +84,37 @@ final class WorkerPool: Sendable {
         return true
     }
 
+    /// Queues the runs left in `batch` again, for another worker (the one running it is held or gone); runs that
+    /// cannot be queued are answered as not run.
+    private func requeue(_ batch: ScriptBatch) {
+        guard batch.hasPending, !enqueue(batch) else { return }
+        for job in batch.takeAll() {
+            job.finish(
+                ScriptResult(
+                    output: .failure(
+                        ScriptError(
+                            code: .exhausted,
+                            rule: job.script.name,
+                            message:
+                                "not run: \(abandonedCount) abandoned scripts are still running, as many as allowed"
+                        )
+                    ),
+                    usedNetwork: false,
+                    duration: .zero
+                )
+            )
+        }
+    }
+
     private func startWorkerThread() {
         ScriptWorker(pool: self, configuration: configuration).start()
     }
 
-    /// Blocks a worker until a job is queued; nil when the pool shuts down or has more workers making progress
+    /// Blocks a worker until a batch is queued; nil when the pool shuts down or has more workers making progress
     /// than ``ScriptConfiguration/workerCount``.
-    func nextJob() -> ScriptWorker.Job? {
+    func nextBatch() -> ScriptBatch? {
         while true {
-            let next = state.withLock { state -> (job: ScriptWorker.Job?, exit: Bool) in
+            let next = state.withLock { state -> (job: ScriptBatch?, exit: Bool) in
                 if state.shuttingDown || state.workers - state.held > configuration.workerCount {
                     state.workers -= 1
                     state.idle -= 1
@@ -113,14 +135,15 @@ final class WorkerPool: Sendable {
         }
     }
 
-    /// A worker's current run is held (long-running script or a network wait): it stops counting as making progress,
-    /// and a worker is started for queued jobs if none is idle.
-    func hold() {
+    /// A worker's current run is held (a long-running script): it stops counting as making progress, the runs left in
+    /// its `batch` are queued again, and a worker is started for queued jobs if none is idle.
+    func hold(_ batch: ScriptBatch) {
         let startWorker = state.withLock { state -> Bool in
             state.held += 1
             return state.reserveWorker(configuration)
         }
         if startWorker { startWorkerThread() }
+        requeue(batch)
     }
 
     /// A worker finished a job and is idle again (`wasHeld`: the run had been counted as held).
@@ -141,6 +164,7 @@ final class WorkerPool: Sendable {
             return state.reserveWorker(configuration)
         }
         if startWorker { startWorkerThread() }
+        requeue(ticket.batch)
         let rule = ticket.job.script.name
         ticket.job.finish(
             ScriptResult(

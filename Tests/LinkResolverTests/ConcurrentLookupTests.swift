@@ -4,8 +4,8 @@ import LinkFetchingHTTP
 import LinkMatching
 import LinkResolver
 import LinkRules
-import Synchronization
 import SwitchyardTestSupport
+import Synchronization
 import Testing
 
 /// One resolution's sub-requests run concurrently (#28): the link's own answer, wanted only for `headers` rules

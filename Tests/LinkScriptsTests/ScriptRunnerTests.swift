@@ -296,3 +296,34 @@ final class GateNetwork: ScriptNetwork {
         #expect(try result.output.get() == "app://ok")
     }
 }
+
+/// One resolution's scripts go to a worker together; one that runs long leaves the others to another worker.
+@Suite struct ScriptBatchTests {
+    @Test func aLongRunLeavesTheRestOfItsBatchToAnotherWorker() async throws {
+        let runner = ScriptRunner(
+            configuration: ScriptConfiguration(timeLimit: .seconds(10), workerCount: 1, maximumWorkers: 2)
+        )
+        let spin = try runner.compile("function process(u, done) { for (;;) {} }", kind: .script2, name: "/spin")
+        let quick = try runner.compile("function process(u, done) { done('app://' + u); }", kind: .script2, name: "/q")
+        let results = await runner.run(
+            [ScriptRun(script: spin, input: "a"), ScriptRun(script: quick, input: "b")],
+            network: nil,
+            deadline: .now + .seconds(1)
+        )
+        #expect(results[0].output.failureCode == .timeout)
+        // Left in the batch behind the spinning script, it would have started only after the deadline.
+        #expect(try results[1].output.get() == "app://b")
+    }
+
+    @Test func resultsComeInTheOrderOfTheRuns() async throws {
+        let runner = ScriptRunner(configuration: ScriptConfiguration(timeLimit: .seconds(10)))
+        let echo = try runner.compile("function process(u, done) { done('app://' + u); }", kind: .script2, name: "/e")
+        let inputs = (0..<12).map { "x\($0)" }
+        let results = await runner.run(
+            inputs.map { ScriptRun(script: echo, input: $0) },
+            network: nil,
+            deadline: .now + .seconds(10)
+        )
+        #expect(results.map { try? $0.output.get() } == inputs.map { "app://\($0)" })
+    }
+}
