@@ -104,6 +104,11 @@ import Testing
                 #expect(maxAge > 0 && maxAge <= 300, "round \(round): \(maxAge)")
                 #expect(response.headers[.eTag] != nil)
             }
+            // The server's metrics count what was sent to each upstream host, and what its cache answered.
+            let metrics = try await client.execute(uri: "/metrics", method: .get) { String(buffer: $0.body) }
+            let host = "127.0.0.1:\(standIn.server.port)"
+            #expect(metrics.contains(#"switchyard_fetch_requests_total{host="\#(host)"} 1"#), "\(metrics)")
+            #expect(metrics.contains(#"switchyard_fetch_cache_total{host="\#(host)",status="hit"}"#))
         }
         #expect(standIn.requestCount == 1)
     }
