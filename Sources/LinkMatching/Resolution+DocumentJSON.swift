@@ -29,6 +29,7 @@ extension Opening: DocumentWritable {
         writer.write("app", app?.identifier)
         writer.write("appName", app?.name)
         writer.write("canSave", canSave)
+        writer.write("claim", claim)
         writer.write("error", error)
         writer.write("iconURL", app?.iconURL)
         writer.write("kind", kind.rawValue)
@@ -101,6 +102,20 @@ extension OpeningPreference: DocumentWritable {
     }
 
     /// Encodes the preference described by ``writeDocumentMembers(to:)``.
+    public func encode(to encoder: any Encoder) throws {
+        try encodeDocument(to: encoder)
+    }
+}
+
+extension OpeningClaim: DocumentWritable {
+    /// `age, file, rule`.
+    public func writeDocumentMembers(to writer: inout some DocumentMemberWriter) {
+        writer.write("age", age)
+        writer.write("file", file)
+        writer.write("rule", rule.description)
+    }
+
+    /// Encodes the claim described by ``writeDocumentMembers(to:)``.
     public func encode(to encoder: any Encoder) throws {
         try encodeDocument(to: encoder)
     }

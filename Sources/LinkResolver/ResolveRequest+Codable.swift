@@ -35,6 +35,8 @@ extension ResolveRequest: Codable {
         case clean
         /// ``ResolveRequest/allowsReferralMarketing``.
         case referralMarketing
+        /// ``ResolveRequest/includesClaims``.
+        case claims
     }
 
     /// The `userInfo` key of the request a decoder starts from (a ``ResolveRequest``): a server gives its own time
@@ -89,6 +91,7 @@ extension ResolveRequest: Codable {
         if let length = try reader.integer(.maximumLinkLength, in: 1...(1 << 20)) { maximumLinkLength = length }
         if let value = try reader.bool(.clean) { cleansLinks = value }
         if let value = try reader.bool(.referralMarketing) { allowsReferralMarketing = value }
+        if let value = try reader.bool(.claims) { includesClaims = value }
     }
 
     /// Encodes every field, in ``Field`` order, lists sorted: the canonical form a ``CacheKey`` is made from.
@@ -110,6 +113,7 @@ extension ResolveRequest: Codable {
             case .maximumLinkLength: try container.encode(maximumLinkLength, forKey: field)
             case .clean: try container.encode(cleansLinks, forKey: field)
             case .referralMarketing: try container.encode(allowsReferralMarketing, forKey: field)
+            case .claims: try container.encode(includesClaims, forKey: field)
             }
         }
     }
