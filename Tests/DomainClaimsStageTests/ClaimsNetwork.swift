@@ -10,9 +10,10 @@ import Testing
 /// The network of the claims tests: a fetching stack over a `LiveFetcher` that sends `example.com:443` to the test
 /// site's loopback TLS server and trusts its test authority; and resolvers with the claims stage over it.
 enum ClaimsNetwork {
-    /// The stack (HTTP cache, failure memory, …) for `site`; `allowPrivate` false leaves the loopback address refused.
+    /// The stack (HTTP cache, failure memory, …) for `site`; `allowPrivate` false leaves the loopback address refused
+    /// (the server's port allowed, so that the address is what the policy refuses).
     static func stack(for site: ClaimsTestSite, allowPrivate: Bool = true) throws -> FetchingStack {
-        var policy = NetworkPolicy(allowPrivateAddresses: allowPrivate)
+        var policy = NetworkPolicy(allowPrivateAddresses: allowPrivate, allowedPorts: [443, site.server.port])
         policy.connectTo = [try #require(ConnectionOverride(parsing: site.server.connectTo()))]
         let live = try LiveFetcher(policy: policy, trustingPEM: Array(site.certificates.authorityPEM.utf8))
         return FetchingStack(upstream: live)
