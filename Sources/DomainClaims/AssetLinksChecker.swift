@@ -8,8 +8,8 @@ public enum AssetLinksFile: Sendable, Equatable {
     case unavailable(String)
 }
 
-/// Where the checker gets statement lists: the protocol's `files`, a fixture, or (later) the network through the
-/// fetching layer and its HTTP cache.
+/// Where the checker gets statement lists: the protocol's `files`, a fixture, or the network through the fetching layer
+/// and its HTTP cache (DomainClaimsStage's source, over a resolution's fetcher).
 public protocol AssetLinksSource: Sendable {
     /// The file at `url` (an https or http URL, as written in the query or in an `include`).
     func file(at url: String) async -> AssetLinksFile
