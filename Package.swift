@@ -146,7 +146,8 @@ let package = Package(
             name: "LinkServer",
             dependencies: [
                 "LinkRules", "LinkMatching", "LinkResolver", "LinkFetching", "LinkFetchingHTTP", "WebLinks",
-                "XCallbackURL", "AppChooser", "DomainClaims", "DomainClaimsStage", hummingbird, hummingbirdCore, logging, crypto,
+                "XCallbackURL", "AppChooser", "DomainClaims", "DomainClaimsStage", hummingbird, hummingbirdCore,
+                logging, crypto,
                 .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),

@@ -42,12 +42,23 @@ public struct SiteClaims: Sendable, Codable, Equatable {
 
     /// The claims of `association` and of a site's statement lists read from the network, its own and its includes'
     /// (``AssetLinksChecker/statementLists(of:)``): each Android app names the list its decision comes from.
-    public init(link: Link, domain: String? = nil, association: AppSiteAssociation?, statementLists: AssetStatementLists) {
-        self.init(link: link, domain: domain, association: association, lists: statementLists.lists.map { ($0.url, $0.list) })
+    public init(
+        link: Link,
+        domain: String? = nil,
+        association: AppSiteAssociation?,
+        statementLists: AssetStatementLists
+    ) {
+        self.init(
+            link: link,
+            domain: domain,
+            association: association,
+            lists: statementLists.lists.map { ($0.url, $0.list) }
+        )
         notes += statementLists.notes
     }
 
-    private init(link: Link, domain: String?, association: AppSiteAssociation?, lists: [(String?, AssetStatementList)]) {
+    private init(link: Link, domain: String?, association: AppSiteAssociation?, lists: [(String?, AssetStatementList)])
+    {
         let domain = domain ?? link.hostName
         url = link.text
         self.domain = domain

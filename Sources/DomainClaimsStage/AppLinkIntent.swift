@@ -17,8 +17,9 @@ public enum AppLinkIntent {
         var result = ""
         for byte in text.utf8 {
             let scalar = Unicode.Scalar(byte)
-            if scalar.isASCII, scalar.properties.isAlphabetic || ("0"..."9").contains(scalar)
-                || "_-!.~'()*".unicodeScalars.contains(scalar)
+            if scalar.isASCII,
+                scalar.properties.isAlphabetic || ("0"..."9").contains(scalar)
+                    || "_-!.~'()*".unicodeScalars.contains(scalar)
             {
                 result.unicodeScalars.append(scalar)
             } else {

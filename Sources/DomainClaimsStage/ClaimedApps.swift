@@ -18,7 +18,9 @@ struct ClaimedApps {
         let apps = (rules.userLayer?.rules.manifest.apps ?? []) + rules.manifest.apps
         for app in apps {
             for appID in app.claims?.appIDs ?? [] where byAppID[appID] == nil { byAppID[appID] = app }
-            for package in app.claims?.androidPackages ?? [] where byPackage[package] == nil { byPackage[package] = app }
+            for package in app.claims?.androidPackages ?? [] where byPackage[package] == nil {
+                byPackage[package] = app
+            }
         }
     }
 

@@ -53,7 +53,10 @@ public struct ClaimsLookup: Sendable {
             claims = SiteClaims(link: link, association: association, statements: nil)
         }
         claims.domain = domain
-        var listTrace = ClaimsFileTrace(kind: FetchedClaims.assetLinksKind, attempts: statementFiles.first.map { [$0] } ?? [])
+        var listTrace = ClaimsFileTrace(
+            kind: FetchedClaims.assetLinksKind,
+            attempts: statementFiles.first.map { [$0] } ?? []
+        )
         if let statementLists, !statementLists.isUsable, listTrace.problem == nil {
             listTrace.problem = statementLists.notes.first ?? "it cannot be used"
         }

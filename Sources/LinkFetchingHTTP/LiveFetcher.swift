@@ -49,7 +49,8 @@ public struct LiveFetcher: LinkFetching {
             throw FetchError(
                 .invalidContent,
                 url: "",
-                message: "The trusted CA file holds no PEM certificate (-----BEGIN CERTIFICATE----- … ) that can be read."
+                message:
+                    "The trusted CA file holds no PEM certificate (-----BEGIN CERTIFICATE----- … ) that can be read."
             )
         }
         additionalTrustRoots = certificates

@@ -29,7 +29,11 @@ struct ClaimsRoutes {
             )
         }
         guard let raw = request.uri.queryParameters["url"] else {
-            throw APIError(.badRequest, "E_MISSING_URL", "add the link whose claims to show as the query parameter url=…")
+            throw APIError(
+                .badRequest,
+                "E_MISSING_URL",
+                "add the link whose claims to show as the query parameter url=…"
+            )
         }
         let link: Link
         do {

@@ -209,7 +209,8 @@ struct ConnectionOptions: ParsableArguments {
             return try LiveFetcher(policy: policy, trustingPEM: pem)
         } catch {
             throw CommandFailure(
-                message: "\(trustCA): error: the file holds no PEM certificate (-----BEGIN CERTIFICATE-----) that can be read"
+                message:
+                    "\(trustCA): error: the file holds no PEM certificate (-----BEGIN CERTIFICATE-----) that can be read"
             )
         }
     }

@@ -1,12 +1,12 @@
-import Foundation
 import DomainClaimsStage
+import Foundation
 import LinkFetching
 import LinkMatching
 import LinkResolver
 import LinkRules
-import WebLinks
 import SwitchyardTestSupport
 import Testing
+import WebLinks
 
 /// Asset-links includes read over the network, the user layer over claimed apps, several claimants, and the intent
 /// URL of an App Link.
@@ -59,7 +59,8 @@ import Testing
     @Test func theUserLayerSkipsASitesClaims() async throws {
         let site = try await ClaimsTestSite.start()
         defer { Task { await site.stop() } }
-        let layer = #"{"switchyardUserLayer": 1, "sites": [{"hosts": ["example.com"], "skipManifest": false, "skipClaims": true}]}"#
+        let layer =
+            #"{"switchyardUserLayer": 1, "sites": [{"hosts": ["example.com"], "skipManifest": false, "skipClaims": true}]}"#
         let resolver = try ClaimsNetwork.resolver(fetcher: try ClaimsNetwork.stack(for: site), layer: layer)
         let resolution = try await resolver.resolve("https://example.com/buy/42", ClaimsNetwork.request())
         #expect(!resolution.openings.contains { $0.claim != nil })
@@ -85,7 +86,10 @@ import Testing
         #expect(claimed.first?.preferred == OpeningPreference(by: .userLayer, reason: "/prefer/0"))
         let decisions = try #require(resolution.trace?.userLayer)
         let hidden = try #require(decisions.first { $0.effect == .hidden })
-        #expect(hidden.claims?.first == "https://example.com/.well-known/apple-app-site-association#/applinks/details/0/components/1")
+        #expect(
+            hidden.claims?.first
+                == "https://example.com/.well-known/apple-app-site-association#/applinks/details/0/components/1"
+        )
         // Two claimants: both listed in file order, and the trace says iOS's choice is not documented.
         let aasa = try #require(resolution.trace?.claims?.first)
         #expect(aasa.claims.map(\.app) == [ClaimsTestSite.appID, ClaimsTestSite.secondAppID])
@@ -93,8 +97,14 @@ import Testing
     }
 
     @Test(arguments: [
-        ("https://example.com/buy/42?q=a%20b&x=1", "intent://example.com/buy/42?q=a%20b&x=1#Intent;scheme=https;package=com.example.android;end"),
-        ("https://example.com/a#frag", "intent://example.com/a#frag#Intent;scheme=https;package=com.example.android;end"),
+        (
+            "https://example.com/buy/42?q=a%20b&x=1",
+            "intent://example.com/buy/42?q=a%20b&x=1#Intent;scheme=https;package=com.example.android;end"
+        ),
+        (
+            "https://example.com/a#frag",
+            "intent://example.com/a#frag#Intent;scheme=https;package=com.example.android;end"
+        ),
         ("https://example.com:8443/", "intent://example.com:8443/#Intent;scheme=https;package=com.example.android;end"),
     ])
     func appLinksAreIntentURLsAsAndroidWritesThem(link: String, intent: String) throws {

@@ -3,8 +3,8 @@ import LinkFetching
 import LinkMatching
 import LinkResolver
 import SwitchyardTestSupport
-import WebLinks
 import Testing
+import WebLinks
 
 /// The claims stage against a loopback TLS server standing in for `https://example.com` (issue 29's acceptance): a
 /// served AASA file makes the resolution list the claiming app's universal link; a redirect, a 129 KiB file and a
@@ -86,7 +86,9 @@ import Testing
         let resolution = try await resolver.resolve("https://example.com/buy/42", ClaimsNetwork.request())
         #expect(!resolution.openings.contains { $0.claim != nil })
         let aasa = try #require(resolution.trace?.claims?.first)
-        #expect(aasa.problem?.contains("resolves to 127.0.0.1, a loopback 127.0.0.0/8 address that is not allowed") == true)
+        #expect(
+            aasa.problem?.contains("resolves to 127.0.0.1, a loopback 127.0.0.0/8 address that is not allowed") == true
+        )
         #expect(aasa.problem?.hasSuffix("[E_SSRF_BLOCKED]") == true)
         #expect(site.server.requestCount == 0)
     }
@@ -119,7 +121,10 @@ import Testing
         let universal = try #require(resolution.openings.first { $0.kind == .universalLink })
         #expect(universal.claim?.file == "https://example.com/apple-app-site-association")
         let aasa = try #require(resolution.trace?.claims?.first)
-        #expect(aasa.notes.first?.contains("/.well-known/apple-app-site-association gives nothing: its server answered 404") == true)
+        #expect(
+            aasa.notes.first?.contains("/.well-known/apple-app-site-association gives nothing: its server answered 404")
+                == true
+        )
         #expect(site.requests(for: ClaimsTestSite.aasaPath) == 1)
     }
 

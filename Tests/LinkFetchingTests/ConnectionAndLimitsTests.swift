@@ -9,8 +9,14 @@ import WebLinks
 /// freshness, against loopback servers.
 @Suite struct ConnectionAndLimitsTests {
     @Test(arguments: [
-        ("example.com:443:127.0.0.1:8443", ConnectionOverride(host: "example.com", port: 443, address: "127.0.0.1", addressPort: 8443)),
-        ("EXAMPLE.com:80:localhost:80", ConnectionOverride(host: "example.com", port: 80, address: "localhost", addressPort: 80)),
+        (
+            "example.com:443:127.0.0.1:8443",
+            ConnectionOverride(host: "example.com", port: 443, address: "127.0.0.1", addressPort: 8443)
+        ),
+        (
+            "EXAMPLE.com:80:localhost:80",
+            ConnectionOverride(host: "example.com", port: 80, address: "localhost", addressPort: 80)
+        ),
         ("[::1]:443:[::1]:9000", ConnectionOverride(host: "::1", port: 443, address: "::1", addressPort: 9000)),
     ])
     func readsCurlsConnectTo(text: String, expected: ConnectionOverride) {

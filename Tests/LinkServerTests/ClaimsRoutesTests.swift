@@ -18,7 +18,10 @@ import Testing
         var configuration = ServerConfiguration(port: 0, networkEnabled: true, allowPrivateAddresses: true)
         var policy = NetworkPolicy(allowPrivateAddresses: true)
         policy.connectTo = [try #require(ConnectionOverride(parsing: site.server.connectTo()))]
-        configuration.upstream = try LiveFetcher(policy: policy, trustingPEM: Array(site.certificates.authorityPEM.utf8))
+        configuration.upstream = try LiveFetcher(
+            policy: policy,
+            trustingPEM: Array(site.certificates.authorityPEM.utf8)
+        )
         configuration.openingStages = [DomainClaimsStage()]
         configuration.cacheMaxAge = .seconds(3600)
         return try await SwitchyardServer(configuration: configuration)
@@ -42,10 +45,12 @@ import Testing
                 let universal = try #require((document["universalLinks"] as? [[String: Any]])?.first)
                 #expect(universal["appID"] as? String == ClaimsTestSite.appID)
                 let files = try #require(document["files"] as? [[String: Any]])
-                #expect(files.map { $0["url"] as? String } == [
-                    "https://example.com/.well-known/apple-app-site-association",
-                    "https://example.com/.well-known/assetlinks.json",
-                ])
+                #expect(
+                    files.map { $0["url"] as? String } == [
+                        "https://example.com/.well-known/apple-app-site-association",
+                        "https://example.com/.well-known/assetlinks.json",
+                    ]
+                )
                 // Kept no longer than the AASA file's two minutes.
                 let control = try #require(response.headers[.cacheControl])
                 #expect(control.hasPrefix("public, max-age=1"), "\(control)")

@@ -1,7 +1,7 @@
 import LinkRules
-import WebLinks
 import RuleTooling
 import Testing
+import WebLinks
 
 /// The manifest's `claims` key of an app (its App Store app IDs and Android packages): read with located
 /// diagnostics, kept by `migrate` and `minify`.

@@ -7,7 +7,8 @@ import Testing
 @Suite(.serialized) struct ClaimsNetworkCommandTests {
     /// The network options that reach `site` as `https://example.com`.
     static func network(_ site: ClaimsTestSite, trust: String?) -> [String] {
-        ["--allow-private-addresses", "--connect-to", site.server.connectTo()] + (trust.map { ["--trust-ca", $0] } ?? [])
+        ["--allow-private-addresses", "--connect-to", site.server.connectTo()]
+            + (trust.map { ["--trust-ca", $0] } ?? [])
     }
 
     @Test func claimsFetchesTheFilesAndSaysWhatEachClaims() async throws {
@@ -38,7 +39,9 @@ import Testing
     @Test func withoutTheTestAuthorityTheCertificateIsRefused() async throws {
         let site = try await ClaimsTestSite.start()
         defer { Task { await site.stop() } }
-        let outcome = await InProcessCommand.run(["claims", "https://example.com/buy/42"] + Self.network(site, trust: nil))
+        let outcome = await InProcessCommand.run(
+            ["claims", "https://example.com/buy/42"] + Self.network(site, trust: nil)
+        )
         #expect(outcome.status == 0, "\(outcome.stderr)")
         #expect(outcome.stdout.contains("apple-app-site-association: no claims: Fetching"), "\(outcome.stdout)")
         #expect(outcome.stdout.contains("[E_TRANSPORT]"))
