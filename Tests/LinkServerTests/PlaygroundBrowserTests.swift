@@ -90,8 +90,16 @@ import Testing
             )
             #expect(dom.contains(#"data-kind="universal-link""#), "\(dom.suffix(2000))")
             #expect(dom.contains(#"data-kind="app-link""#))
-            #expect(dom.contains("claim /applinks/details/0/components/1 in https://example.com/.well-known/apple-app-site-association (age 0 s)"))
-            #expect(dom.contains("Claims: https://example.com/.well-known/apple-app-site-association (apple-app-site-association): age 0 s"))
+            #expect(
+                dom.contains(
+                    "claim /applinks/details/0/components/1 in https://example.com/.well-known/apple-app-site-association (age 0 s)"
+                )
+            )
+            #expect(
+                dom.contains(
+                    "Claims: https://example.com/.well-known/apple-app-site-association (apple-app-site-association): age 0 s"
+                )
+            )
             #expect(dom.contains("↳ ABCDE12345.com.example.app: match by /applinks/details/0/components/1"))
             #expect(dom.contains("intent://example.com/buy/42#Intent;scheme=https;package=com.example.android;end"))
         }
