@@ -6,7 +6,7 @@ import WebLinks
 
 /// What a link's domain claims, read from the network: the domain's apple-app-site-association file
 /// (`.well-known` first, then the root) and its assetlinks.json statement list with its includes, each fetched as
-/// the platforms fetch them (``DomainFileFetcher``), then decided by DomainClaims (``SiteClaims``).
+/// the platforms fetch them (`DomainFileFetcher`), then decided by DomainClaims (`SiteClaims`).
 ///
 /// The one lookup behind the resolver stage (``DomainClaimsStage``), `switchyard claims URL` without files, and
 /// `GET /v1/claims`.

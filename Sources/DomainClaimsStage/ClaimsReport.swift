@@ -4,7 +4,7 @@ import LinkMatching
 /// The document of `switchyard claims URL --json` and `GET /v1/claims`: what the link's domain claims, and why.
 ///
 /// `{"url", "domain", "universalLinks": [{"appID", "decision": {"outcome", "rule"}}], "appLinks": [{"packageName",
-/// "fingerprints", "decision", "file"}], "notes", "files"}`: ``SiteClaims``' fields, and, when the files were fetched,
+/// "fingerprints", "decision", "file"}], "notes", "files"}`: `SiteClaims`' fields, and, when the files were fetched,
 /// `files`, each file's trace (`kind`, `url`, `age`, `problem`, `notes`, `claims`).
 public struct ClaimsReport: Sendable, Encodable {
     /// What the files claim for the link.
@@ -22,7 +22,7 @@ public struct ClaimsReport: Sendable, Encodable {
         case url, domain, universalLinks, appLinks, notes, files
     }
 
-    /// Encodes ``SiteClaims``' members, then `files` when there are.
+    /// Encodes `SiteClaims`' members, then `files` when there are.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(claims.url, forKey: .url)

@@ -8,7 +8,7 @@ import WebLinks
 /// apple-app-site-association file claims the link for becomes a `universal-link` opening (the https link itself), and
 /// each app its assetlinks.json trusts for App Links an `app-link` opening (`intent://…#Intent;scheme=https;package=…;
 /// end`), in file order, naming the manifest app whose `claims` key lists the app ID or package (else the bundle ID or
-/// package) and the rule (``OpeningClaim``: the file, a JSON pointer into it, the file's age).
+/// package) and the rule (`OpeningClaim`: the file, a JSON pointer into it, the file's age).
 ///
 /// Off unless passed in (`ResolverStages(openings: [DomainClaimsStage()])`; `resolve --claims`, `serve --claims`); a
 /// request turns it off with `claims: false`. Everything it reads and decides is in the trace (`explain`): every claim
@@ -18,7 +18,7 @@ public struct DomainClaimsStage: LinkOpeningStage {
     public init() {}
 
     /// The stage and its version: the claims themselves are not part of a cache key, their freshness bounds the
-    /// answer's (``OpeningStageOutcome/cacheability``).
+    /// answer's (`OpeningStageOutcome.cacheability`).
     public var identity: String { "domain-claims/1" }
 
     /// The openings the claims on `link` give, read through the resolution's network.

@@ -19,7 +19,7 @@ import WebLinks
 /// `shutdown()` could trap at deinit, and no pooled connection can outlive the address it was checked for
 /// (DNS rebinding). The price is one new connection per hop, which is fine for link unwrapping and downloads.
 ///
-/// A ``NetworkPolicy/connectTo`` override connects elsewhere the same way: the override's checked address in
+/// A `NetworkPolicy.connectTo` override connects elsewhere the same way: the override's checked address in
 /// `dnsOverride`, its port in the URL the client is given, and the request's own host in `Host`, so TLS still names
 /// and checks the request's host. Certificates are checked against the system's roots and, when given, the extra
 /// ones of ``init(policy:trustingPEM:)`` (a private deployment's CA; the tests' CA).
@@ -35,7 +35,7 @@ public struct LiveFetcher: LinkFetching {
     }
 
     /// Creates a fetcher with `policy` that also trusts the certificate authorities in `pem` (one or more PEM
-    /// certificates), besides the system's. Throws ``FetchError/Code/invalidContent`` when `pem` holds no
+    /// certificates), besides the system's. Throws `FetchError.Code.invalidContent` when `pem` holds no
     /// certificate it can read.
     public init(policy: NetworkPolicy = .standard, trustingPEM pem: some Collection<UInt8>) throws(FetchError) {
         self.policy = policy

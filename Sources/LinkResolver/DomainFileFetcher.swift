@@ -9,8 +9,8 @@ import WebLinks
 /// everything before the resolution's deadline.
 ///
 /// A missing, redirected, refused or oversized file is remembered by the fetching layer for
-/// ``unusableFileLifetime`` when its server says nothing about caching (``FetchRequest/fallbackFreshness``; a
-/// transport failure or an oversized body by its ``FailureMemory``), so that every resolution of a site without such a
+/// ``unusableFileLifetime`` when its server says nothing about caching (`FetchRequest.fallbackFreshness`; a
+/// transport failure or an oversized body by its `FailureMemory`), so that every resolution of a site without such a
 /// file does not ask again; what the server does say (`Cache-Control`, `Expires`) decides otherwise.
 public struct DomainFileFetcher: Sendable {
     /// The most bytes of a file read (Apple's limit for apple-app-site-association: 128 KiB).

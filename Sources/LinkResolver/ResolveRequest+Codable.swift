@@ -7,21 +7,21 @@ extension ResolveRequest: Codable {
     /// The request's fields as every front end spells them: the query string's parameter names, the batch body's
     /// keys, the canonical encoding's keys (the CLI's options map to them one to one).
     public enum Field: String, CodingKey, CaseIterable, Sendable {
-        /// ``MatchOptions/installed``: URL schemes, a list (JSON) or comma-separated (query, CLI).
+        /// `MatchOptions.installed`: URL schemes, a list (JSON) or comma-separated (query, CLI).
         case installed
-        /// ``MatchOptions/platform``: `phone` or `pad`.
+        /// `MatchOptions.platform`: `phone` or `pad`.
         case platform
-        /// ``MatchOptions/sourceApp``: the bundle identifier of the app the link came from.
+        /// `MatchOptions.sourceApp`: the bundle identifier of the app the link came from.
         case source
-        /// ``MatchOptions/headers``: the link's response headers, for `headers` rules (not looked up when given).
+        /// `MatchOptions.headers`: the link's response headers, for `headers` rules (not looked up when given).
         case headers
-        /// ``MatchOptions/includeBrowsers``.
+        /// `MatchOptions.includeBrowsers`.
         case browsers
-        /// ``MatchOptions/includePreviews``.
+        /// `MatchOptions.includePreviews`.
         case previews
-        /// ``MatchBudget/perRegex``, in seconds.
+        /// `MatchBudget.perRegex`, in seconds.
         case regexTimeLimit
-        /// ``MatchBudget/perResolution``, in seconds.
+        /// `MatchBudget.perResolution`, in seconds.
         case regexTimeShare
         /// ``ResolveRequest/runsScripts``.
         case scripts

@@ -46,7 +46,7 @@ public struct OpeningContext: Sendable {
 public struct OpeningStageOutcome: Sendable {
     /// The openings to add, in order.
     public var openings: [Opening]
-    /// What the stage read and decided, for the trace (``ResolutionTrace/claims``).
+    /// What the stage read and decided, for the trace (`ResolutionTrace.claims`).
     public var claims: [ClaimsFileTrace]
     /// What a front end should report (a stale file used because its server failed).
     public var notices: [ResolutionNotice]
