@@ -23,6 +23,8 @@ let httpTypes: Target.Dependency = .product(name: "HTTPTypes", package: "swift-h
 let coreMetrics: Target.Dependency = .product(name: "CoreMetrics", package: "swift-metrics")
 let nioCore: Target.Dependency = .product(name: "NIOCore", package: "swift-nio")
 let nio: [Target.Dependency] = [nioCore] + ["NIOPosix", "NIOHTTP1"].map { .product(name: $0, package: "swift-nio") }
+// TLS settings for the client (an extra trusted CA) and the tests' loopback TLS server; AsyncHTTPClient builds it anyway.
+let nioSSL: Target.Dependency = .product(name: "NIOSSL", package: "swift-nio-ssl")
 
 let package = Package(
     name: "Switchyard",
@@ -44,6 +46,7 @@ let package = Package(
         .library(name: "AppChooser", targets: ["AppChooser"]),
         .library(name: "DomainClaims", targets: ["DomainClaims"]),
         .library(name: "AssociationContract", targets: ["AssociationContract"]),
+        .library(name: "DomainClaimsStage", targets: ["DomainClaimsStage"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
@@ -57,6 +60,10 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-crypto.git", "3.12.3"..<"5.0.0"),
         .package(url: "https://github.com/apple/swift-nio-extras.git", from: "1.35.2"),
+        .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.37.6"),
+        // Tests only: a test CA and a leaf certificate made at test time for the loopback TLS server.
+        .package(url: "https://github.com/apple/swift-certificates.git", from: "1.21.1"),
+        .package(url: "https://github.com/apple/swift-asn1.git", from: "1.7.4"),
         .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.10.0"),
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
@@ -102,7 +109,7 @@ let package = Package(
         .target(
             name: "LinkFetchingHTTP",
             dependencies: [
-                "LinkFetching", httpTypes, asyncHTTPClient, logging,
+                "LinkFetching", httpTypes, asyncHTTPClient, logging, nioSSL,
                 .product(name: "NIOHTTPCompression", package: "swift-nio-extras"),
             ] + nio
         ),
@@ -116,6 +123,12 @@ let package = Package(
             dependencies: [
                 "LinkRules", "LinkMatching", "LinkScripts", "LinkFetching", "BundledRules", "WebLinks", httpTypes,
             ]
+        ),
+        // The domain's claims as a resolver stage: DomainClaims' decisions over files fetched through the resolution's
+        // network; apart, so that DomainClaims stays at WebLinks and LinkResolver knows no claims.
+        .target(
+            name: "DomainClaimsStage",
+            dependencies: ["DomainClaims", "LinkResolver", "LinkMatching", "LinkRules", "LinkFetching", "WebLinks"]
         ),
         .target(
             name: "AppChooser",
@@ -133,7 +146,8 @@ let package = Package(
             name: "LinkServer",
             dependencies: [
                 "LinkRules", "LinkMatching", "LinkResolver", "LinkFetching", "LinkFetchingHTTP", "WebLinks",
-                "XCallbackURL", "AppChooser", hummingbird, hummingbirdCore, logging, crypto,
+                "XCallbackURL", "AppChooser", "DomainClaims", "DomainClaimsStage", hummingbird, hummingbirdCore,
+                logging, crypto,
                 .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
@@ -165,14 +179,18 @@ let package = Package(
             dependencies: [
                 "LinkRules", "LinkMatching", "LinkResolver", "RuleTooling", "LinkFetching", "LinkFetchingHTTP",
                 "LinkCleaning", "WebLinks", "LinkServer", "XCallbackURL", "AppChooser", "SwitchyardBenchmarks",
-                "CleaningBenchmarks", "DomainClaims", "ClaimsBenchmarks", "AssociationContract",
+                "CleaningBenchmarks", "DomainClaims", "ClaimsBenchmarks", "AssociationContract", "DomainClaimsStage",
                 argumentParser, logging,
                 nioCore,
             ]
         ),
         .target(
             name: "SwitchyardTestSupport",
-            dependencies: ["LinkRules", "LinkMatching", "WebLinks"] + nio,
+            dependencies: [
+                "LinkRules", "LinkMatching", "WebLinks", nioSSL, crypto,
+                .product(name: "X509", package: "swift-certificates"),
+                .product(name: "SwiftASN1", package: "swift-asn1"),
+            ] + nio,
             path: "Tests/SwitchyardTestSupport"
         ),
         .testTarget(
@@ -185,6 +203,13 @@ let package = Package(
         .testTarget(name: "LinkScriptsTests", dependencies: ["LinkScripts", "SwitchyardTestSupport"]),
         .testTarget(name: "XCallbackURLTests", dependencies: ["XCallbackURL", "SwitchyardTestSupport"]),
         .testTarget(name: "DomainClaimsTests", dependencies: ["DomainClaims", "SwitchyardTestSupport"]),
+        .testTarget(
+            name: "DomainClaimsStageTests",
+            dependencies: [
+                "DomainClaimsStage", "DomainClaims", "LinkResolver", "LinkMatching", "LinkRules", "LinkFetching",
+                "LinkFetchingHTTP", "WebLinks", "SwitchyardTestSupport",
+            ]
+        ),
         .testTarget(
             name: "AssociationContractTests",
             dependencies: ["AssociationContract", "DomainClaims", "DeeplinkTemplates", "SwitchyardTestSupport"]

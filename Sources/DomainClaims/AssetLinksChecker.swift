@@ -8,8 +8,8 @@ public enum AssetLinksFile: Sendable, Equatable {
     case unavailable(String)
 }
 
-/// Where the checker gets statement lists: the protocol's `files`, a fixture, or (later) the network through the
-/// fetching layer and its HTTP cache.
+/// Where the checker gets statement lists: the protocol's `files`, a fixture, or the network through the fetching layer
+/// and its HTTP cache (DomainClaimsStage's source, over a resolution's fetcher).
 public protocol AssetLinksSource: Sendable {
     /// The file at `url` (an https or http URL, as written in the query or in an `include`).
     func file(at url: String) async -> AssetLinksFile
@@ -109,6 +109,16 @@ public struct AssetLinksChecker: Sendable {
         return walk.answer
     }
 
+    /// Every statement list of `site`: its own and, breadth-first, its includes' (as ``check(_:)`` follows them), with
+    /// what was dropped on the way.
+    public func statementLists(of site: AssetSite) async -> AssetStatementLists {
+        var walk = IncludeWalk(site: site)
+        while let url = walk.next() {
+            walk.received(await source.file(at: url), from: url)
+        }
+        return AssetStatementLists(lists: walk.lists, notes: walk.notes, isUsable: !walk.failed)
+    }
+
     /// The answer to `query` with files given up front (no suspension).
     public static func check(_ query: AssetLinksQuery, files: AssetLinksFiles) -> AssetLinksAnswer {
         var walk = IncludeWalk(query: query)
@@ -119,13 +129,27 @@ public struct AssetLinksChecker: Sendable {
     }
 }
 
-/// The statement lists of one query, read breadth-first: the caller fetches each URL ``next()`` names.
+/// A site's statement lists: its own first, then its includes', breadth-first.
+public struct AssetStatementLists: Sendable {
+    /// Each list read, with its URL, in the order read.
+    public var lists: [(url: String, list: AssetStatementList)]
+    /// What was dropped (includes missing, unusable, too deep, from https to http), or why the site's own list cannot
+    /// be used, in sentences.
+    public var notes: [String]
+    /// Whether the site's own list was read (a 200 with a JSON array).
+    public var isUsable: Bool
+}
+
+/// The statement lists of one query (or of one site, all of them), read breadth-first: the caller fetches each URL
+/// ``next()`` names.
 struct IncludeWalk {
-    let query: AssetLinksQuery
+    let query: AssetLinksQuery?
     private var queue: [(url: String, depth: Int, secure: Bool)]
     private var seen: Set<String> = []
-    private var failed = false
-    private var notes: [String] = []
+    private(set) var failed = false
+    private(set) var notes: [String] = []
+    /// Every list read, when walking a whole site (no query).
+    private(set) var lists: [(url: String, list: AssetStatementList)] = []
     private var found: (file: String, pointer: JSONPointer)?
     private var current: (url: String, depth: Int, secure: Bool)?
 
@@ -133,6 +157,12 @@ struct IncludeWalk {
         self.query = query
         queue = [(query.source.statementListURL, 0, query.source.scheme == "https")]
         seen = [query.source.statementListURL]
+    }
+
+    init(site: AssetSite) {
+        query = nil
+        queue = [(site.statementListURL, 0, site.scheme == "https")]
+        seen = [site.statementListURL]
     }
 
     /// The next URL to fetch, or nil when done.
@@ -162,10 +192,14 @@ struct IncludeWalk {
             }
             return
         }
-        for statement in list.statements where statement.relation == query.relation && statement.target == query.target
-        {
-            found = (url, statement.pointer)
-            return
+        if let query {
+            for statement in list.statements
+            where statement.relation == query.relation && statement.target == query.target {
+                found = (url, statement.pointer)
+                return
+            }
+        } else {
+            lists.append((url, list))
         }
         for include in list.includes {
             guard current.depth < AssetLinksChecker.maximumIncludeDepth else {

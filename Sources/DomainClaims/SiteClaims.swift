@@ -13,6 +13,9 @@ public struct SiteClaims: Sendable, Codable, Equatable {
         /// `match` when the statements' Dynamic App Links components match the link, or when there are none (then
         /// the app's own intent filters decide which paths); `exclude` or `no_match` from the components otherwise.
         public var decision: ClaimDecision
+        /// The statement list the decision's rule is in, when the lists were read from the network (the site's own
+        /// or an include); nil for a file given up front.
+        public var file: String?
     }
 
     /// The link, canonical.
@@ -29,30 +32,60 @@ public struct SiteClaims: Sendable, Codable, Equatable {
     /// The claims of `association` and `statements` (either may be absent) for `link`, as served for `domain`
     /// (default: the link's host).
     public init(link: Link, domain: String? = nil, association: AppSiteAssociation?, statements: AssetStatementList?) {
-        let domain = domain ?? link.hostName
-        url = link.text
-        self.domain = domain
-        universalLinks = association?.claims(for: link, domain: domain) ?? []
-        var apps: [AndroidApp] = []
-        var notes: [String] = []
-        for statement in statements?.statements(for: AssetRelation.handleAllURLs) ?? [] {
-            guard case .androidApp(let package, let fingerprint) = statement.target else { continue }
-            let decision = statement.dynamicDecision(for: link, domain: domain)
-            if let index = apps.firstIndex(where: { $0.packageName == package && $0.decision == decision }) {
-                if !apps[index].fingerprints.contains(fingerprint.text) {
-                    apps[index].fingerprints.append(fingerprint.text)
-                }
-            } else {
-                apps.append(AndroidApp(packageName: package, fingerprints: [fingerprint.text], decision: decision))
-            }
-        }
+        self.init(link: link, domain: domain, association: association, lists: statements.map { [(nil, $0)] } ?? [])
         for include in statements?.includes ?? [] {
             notes.append(
                 "the statement list includes \(include.url) (at \(include.pointer)), which is not read offline"
             )
         }
+    }
+
+    /// The claims of `association` and of a site's statement lists read from the network, its own and its includes'
+    /// (``AssetLinksChecker/statementLists(of:)``): each Android app names the list its decision comes from.
+    public init(
+        link: Link,
+        domain: String? = nil,
+        association: AppSiteAssociation?,
+        statementLists: AssetStatementLists
+    ) {
+        self.init(
+            link: link,
+            domain: domain,
+            association: association,
+            lists: statementLists.lists.map { ($0.url, $0.list) }
+        )
+        notes += statementLists.notes
+    }
+
+    private init(link: Link, domain: String?, association: AppSiteAssociation?, lists: [(String?, AssetStatementList)])
+    {
+        let domain = domain ?? link.hostName
+        url = link.text
+        self.domain = domain
+        universalLinks = association?.claims(for: link, domain: domain) ?? []
+        var apps: [AndroidApp] = []
+        for (file, list) in lists {
+            for statement in list.statements(for: AssetRelation.handleAllURLs) {
+                guard case .androidApp(let package, let fingerprint) = statement.target else { continue }
+                let decision = statement.dynamicDecision(for: link, domain: domain)
+                if let index = apps.firstIndex(where: { $0.packageName == package && $0.decision == decision }) {
+                    if !apps[index].fingerprints.contains(fingerprint.text) {
+                        apps[index].fingerprints.append(fingerprint.text)
+                    }
+                } else {
+                    apps.append(
+                        AndroidApp(
+                            packageName: package,
+                            fingerprints: [fingerprint.text],
+                            decision: decision,
+                            file: file
+                        )
+                    )
+                }
+            }
+        }
         appLinks = apps
-        self.notes = notes
+        notes = []
     }
 }
 

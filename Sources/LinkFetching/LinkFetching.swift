@@ -33,6 +33,15 @@ public struct FetchRequest: Sendable, Hashable {
     public var followRedirects: Bool
     /// A time limit for the whole request, overriding the policy's when shorter.
     public var timeout: Duration?
+    /// The most body bytes this request reads (after decompression), overriding the policy's
+    /// (``NetworkPolicy/maxBodyBytes``) when smaller: a larger body fails with ``FetchError/Code/responseTooLarge``
+    /// without being read to the end (a domain's claims file is at most 128 KiB). Nil: the policy's.
+    public var maximumBodyBytes: Int?
+    /// How long an HTTP cache on the way (``CachingFetcher``) may keep the answer when the server says nothing about
+    /// its freshness (no `Cache-Control` lifetime, no `Expires`, no `Last-Modified`), whatever its status, as nginx's
+    /// `proxy_cache_valid` does for a location. What the server does say (`no-store`, `private`, `no-cache`,
+    /// `max-age`) still decides. Nil: only what RFC 9111 lets a shared cache infer.
+    public var fallbackFreshness: Duration?
 
     /// Creates a request.
     public init(
@@ -40,13 +49,17 @@ public struct FetchRequest: Sendable, Hashable {
         method: Method = .get,
         headers: HTTPFields = [:],
         followRedirects: Bool = true,
-        timeout: Duration? = nil
+        timeout: Duration? = nil,
+        maximumBodyBytes: Int? = nil,
+        fallbackFreshness: Duration? = nil
     ) {
         self.url = url
         self.method = method
         self.headers = headers
         self.followRedirects = followRedirects
         self.timeout = timeout
+        self.maximumBodyBytes = maximumBodyBytes.map { max(0, $0) }
+        self.fallbackFreshness = fallbackFreshness.map { max(.zero, $0) }
     }
 }
 

@@ -9,6 +9,12 @@ package struct CheckedURL: Sendable, Hashable {
     package var text: String { link.requestText }
     /// The host as a resolver takes it (without IPv6 brackets).
     package var host: String { link.hostName }
+    /// The request text after the authority: the path, query and fragment as sent.
+    package var pathAndQuery: Substring {
+        let authority = link.scheme + "://" + link.host + (link.port.map { ":\($0)" } ?? "")
+        let text = link.requestText
+        return text.hasPrefix(authority) ? text.dropFirst(authority.count) : "/"
+    }
     /// The port a connection uses.
     package var port: Int { link.effectivePort }
 }
@@ -42,12 +48,28 @@ extension NetworkPolicy {
     /// All addresses must pass, not just one: a name that answers with both a public and a private address
     /// could otherwise reach the private one on a retry.
     package func address(for url: CheckedURL) async throws(FetchError) -> IPAddress {
+        try await connection(for: url).address
+    }
+
+    /// Where a connection for `url` goes: the address of its host, or of a ``connectTo`` override's address, with
+    /// the port to connect to; every resolved address checked, and an override's port too.
+    package func connection(for url: CheckedURL) async throws(FetchError) -> (address: IPAddress, port: Int) {
+        let override = connectionOverride(for: url.link)
+        if let override, !allows(port: override.addressPort) {
+            throw FetchError(
+                .forbiddenPort,
+                url: url.text,
+                message:
+                    "The connection for '\(url.text)' goes to port \(override.addressPort) (--connect-to \(override)), which is not allowed (allowed: \(allowedPorts.sorted().map(String.init).joined(separator: ", ")))."
+            )
+        }
+        let host = override?.address ?? url.host
         let addresses: [IPAddress]
-        if let literal = IPAddress(url.host) {
+        if let literal = IPAddress(host) {
             addresses = [literal]
         } else {
             do {
-                addresses = try await resolver.resolve(url.host)
+                addresses = try await resolver.resolve(host)
             } catch {
                 throw FetchError(error.code, url: url.text, message: "Fetching '\(url.text)' failed: \(error.message)")
             }
@@ -55,6 +77,7 @@ extension NetworkPolicy {
         guard let first = addresses.first else {
             throw FetchError(.unresolvableHost, url: url.text, message: "The host of '\(url.text)' has no address.")
         }
+        let via = override.map { " (connecting to \($0.address) by --connect-to \($0))" } ?? ""
         if !allowPrivateAddresses {
             for address in addresses where !allowedAddresses.contains(address) {
                 if let reason = address.nonPublicReason {
@@ -62,12 +85,12 @@ extension NetworkPolicy {
                         .blockedAddress,
                         url: url.text,
                         message:
-                            "The host '\(url.host)' of '\(url.text)' resolves to \(address), a \(reason) address that is not allowed."
+                            "The host '\(url.host)' of '\(url.text)'\(via) resolves to \(address), a \(reason) address that is not allowed."
                     )
                 }
             }
         }
-        return first
+        return (first, override?.addressPort ?? url.port)
     }
 
     /// Resolves a redirect's `Location` against the link that sent it, with the one link parser: relative and

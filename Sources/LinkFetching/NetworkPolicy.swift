@@ -1,3 +1,5 @@
+import WebLinks
+
 /// What a network fetcher (LinkFetchingHTTP's `LiveFetcher`) may contact and how much it may read: the single place
 /// where the safety rules live.
 ///
@@ -22,6 +24,9 @@ public struct NetworkPolicy: Sendable {
     public var timeout: Duration
     /// How host names become addresses; replace it in tests to simulate DNS answers.
     public var resolver: HostResolver
+    /// Requests whose connection goes elsewhere (curl's `--connect-to`), the first that applies winning; the address
+    /// connected to is checked as any other.
+    public var connectTo: [ConnectionOverride] = []
 
     /// Creates a policy; every argument defaults to the safe value.
     public init(
@@ -49,6 +54,11 @@ public struct NetworkPolicy: Sendable {
 
     /// The defaults, but private addresses and any port allowed: for tests against a loopback server.
     public static var loopback: NetworkPolicy { NetworkPolicy(allowPrivateAddresses: true) }
+
+    /// The override that sends a request to `link` elsewhere, if one does.
+    public func connectionOverride(for link: Link) -> ConnectionOverride? {
+        connectTo.first { $0.applies(to: link) }
+    }
 
     /// Whether `port` may be contacted under this policy.
     public func allows(port: Int) -> Bool {

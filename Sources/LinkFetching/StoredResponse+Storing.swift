@@ -32,7 +32,10 @@ extension StoredResponse {
         }
         if !response.redirects.isEmpty { return "it came through redirects, whose own answers were not seen" }
         let explicit = control.has("max-age") || control.has("s-maxage") || response.headers[.expires] != nil
-        guard explicit || control.has("public") || heuristicallyCacheable.contains(response.status) else {
+        guard
+            explicit || control.has("public") || heuristicallyCacheable.contains(response.status)
+                || request.fallbackFreshness != nil
+        else {
             return "no freshness information and status \(response.status) is not heuristically cacheable"
         }
         guard varyNames(response.headers) != nil else { return "Vary: * or too many Vary fields" }
@@ -73,7 +76,8 @@ extension StoredResponse {
             responseTime: responseTime,
             dateValue: date ?? responseTime,
             selecting: selecting,
-            control: CacheControl(kept.headers)
+            control: CacheControl(kept.headers),
+            fallbackLifetime: request.fallbackFreshness.map(\.timeInterval)
         )
     }
 

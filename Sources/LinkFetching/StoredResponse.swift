@@ -22,6 +22,9 @@ struct StoredResponse: Sendable {
     var selecting: [String: String?]
     /// Its `Cache-Control`.
     var control: CacheControl
+    /// The lifetime the request that got it asked for when the server says nothing
+    /// (``FetchRequest/fallbackFreshness``), in seconds.
+    var fallbackLifetime: TimeInterval? = nil
 
     /// Fields a cache does not store (RFC 9111 §3.1): they describe one connection, not the response.
     static let connectionFields: Set<String> = [
@@ -69,7 +72,9 @@ struct StoredResponse: Sendable {
     }
 
     /// The freshness lifetime in seconds, as a shared cache reads it (§4.2.1): `s-maxage`, else `max-age`, else
-    /// `Expires` − `Date`, else the heuristic of ``HTTPCache/Configuration``. Invalid values give zero (stale).
+    /// `Expires` − `Date`, else the heuristic of ``HTTPCache/Configuration`` from `Last-Modified`, else the requester's
+    /// fallback (``FetchRequest/fallbackFreshness``), else a permanent redirect's lifetime. Invalid values give zero
+    /// (stale).
     func lifetime(_ configuration: HTTPCache.Configuration) -> TimeInterval {
         for directive in ["s-maxage", "max-age"] {
             switch control.seconds(directive) {
@@ -83,13 +88,16 @@ struct StoredResponse: Sendable {
             guard expires.count == 1, let date = HTTPDate.parse(expires[0]) else { return 0 }
             return max(0, date.timeIntervalSince(dateValue))
         }
-        guard Self.heuristicallyCacheable.contains(response.status) || control.has("public") else { return 0 }
+        let heuristic = Self.heuristicallyCacheable.contains(response.status) || control.has("public")
         let lastModified = response.headers[.lastModified].flatMap(HTTPDate.parse)
-        if let lastModified, lastModified < dateValue {
+        if heuristic, let lastModified, lastModified < dateValue {
             let heuristic = dateValue.timeIntervalSince(lastModified) * configuration.heuristicFraction
             return min(heuristic, configuration.maxHeuristicLifetime.timeInterval)
         }
-        if [301, 308].contains(response.status) { return configuration.permanentRedirectLifetime.timeInterval }
+        if let fallbackLifetime { return fallbackLifetime }
+        if heuristic, [301, 308].contains(response.status) {
+            return configuration.permanentRedirectLifetime.timeInterval
+        }
         return 0
     }
 

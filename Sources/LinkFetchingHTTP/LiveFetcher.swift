@@ -4,6 +4,7 @@ import LinkFetching
 import NIOCore
 import NIOHTTP1
 import NIOHTTPCompression
+import NIOSSL
 import WebLinks
 
 /// Fetches over the network with AsyncHTTPClient, enforcing a `NetworkPolicy` on every redirect hop.
@@ -17,13 +18,42 @@ import WebLinks
 /// shared event loop group and shuts it down before returning, so there is no long-lived client whose missing
 /// `shutdown()` could trap at deinit, and no pooled connection can outlive the address it was checked for
 /// (DNS rebinding). The price is one new connection per hop, which is fine for link unwrapping and downloads.
+///
+/// A `NetworkPolicy.connectTo` override connects elsewhere the same way: the override's checked address in
+/// `dnsOverride`, its port in the URL the client is given, and the request's own host in `Host`, so TLS still names
+/// and checks the request's host. Certificates are checked against the system's roots and, when given, the extra
+/// ones of ``init(policy:trustingPEM:)`` (a private deployment's CA; the tests' CA).
 public struct LiveFetcher: LinkFetching {
     /// The safety policy applied to every request and hop.
     public var policy: NetworkPolicy
+    /// Certificate authorities trusted besides the system's.
+    private var additionalTrustRoots: [NIOSSLCertificate] = []
 
     /// Creates a fetcher with `policy` (the safe defaults unless given).
     public init(policy: NetworkPolicy = .standard) {
         self.policy = policy
+    }
+
+    /// Creates a fetcher with `policy` that also trusts the certificate authorities in `pem` (one or more PEM
+    /// certificates), besides the system's. Throws `FetchError.Code.invalidContent` when `pem` holds no
+    /// certificate it can read.
+    public init(policy: NetworkPolicy = .standard, trustingPEM pem: some Collection<UInt8>) throws(FetchError) {
+        self.policy = policy
+        let certificates: [NIOSSLCertificate]
+        do {
+            certificates = try NIOSSLCertificate.fromPEMBytes(Array(pem))
+        } catch {
+            certificates = []
+        }
+        guard !certificates.isEmpty else {
+            throw FetchError(
+                .invalidContent,
+                url: "",
+                message:
+                    "The trusted CA file holds no PEM certificate (-----BEGIN CERTIFICATE----- … ) that can be read."
+            )
+        }
+        additionalTrustRoots = certificates
     }
 
     /// Performs `request` under the policy, following redirects hop by hop when the request allows it.
@@ -40,14 +70,16 @@ public struct LiveFetcher: LinkFetching {
         var current = try policy.check(url: request.url)
         var headers = request.headers
         var visited: [Link] = []
+        let limit = min(policy.maxBodyBytes, request.maximumBodyBytes ?? .max)
         while true {
-            let address = try await policy.address(for: current)
+            let connection = try await policy.connection(for: current)
             let isRedirect = { (status: Int) in [301, 302, 303, 307, 308].contains(status) }
             var response = try await hop(
                 current,
-                address: address,
+                connection: connection,
                 method: request.method,
                 headers: headers,
+                limit: limit,
                 deadline: deadline,
                 skipBodyOf: request.followRedirects ? isRedirect : { _ in false }
             )
@@ -78,20 +110,27 @@ public struct LiveFetcher: LinkFetching {
         }
     }
 
-    /// One exchange with the checked address, through a client that connects only there.
+    /// One exchange with the checked address and port, through a client that connects only there.
     private func hop(
         _ url: CheckedURL,
-        address: IPAddress,
+        connection: (address: IPAddress, port: Int),
         method: FetchRequest.Method,
         headers: HTTPFields,
+        limit: Int,
         deadline: NIODeadline,
         skipBodyOf skipBody: (Int) -> Bool
     ) async throws(FetchError) -> FetchResponse {
+        let address = connection.address
         var configuration = HTTPClient.Configuration(
             redirectConfiguration: .disallow,
             timeout: .init(connect: .seconds(10), read: .seconds(10)),
-            decompression: .enabled(limit: .size(policy.maxBodyBytes))
+            decompression: .enabled(limit: .size(limit))
         )
+        if !additionalTrustRoots.isEmpty {
+            var tls = TLSConfiguration.makeClientConfiguration()
+            tls.additionalTrustRoots = [.certificates(additionalTrustRoots)]
+            configuration.tlsConfiguration = tls
+        }
         // The pool would otherwise retry a refused connection with back-off until the deadline, turning
         // "nobody listens" into a timeout; one hop makes one attempt and reports the real cause.
         configuration.connectionPool.retryConnectionEstablishment = false
@@ -100,10 +139,16 @@ public struct LiveFetcher: LinkFetching {
         configuration.dnsOverride = [url.host: address.description, "[\(url.host)]": address.description]
         let client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
         let result: Result<FetchResponse, FetchError>
+        var wire = (url: url.text, authority: String?.none)
+        if connection.port != url.port {
+            // The override's port goes in the URL the client is given; the request keeps its own authority.
+            wire.url = url.link.scheme + "://" + url.link.host + ":\(connection.port)" + url.pathAndQuery
+            wire.authority = url.link.host + (url.link.port.map { ":\($0)" } ?? "")
+        }
         do {
-            result = .success(try await exchange(client, url, method, headers, deadline, skipBody))
+            result = .success(try await exchange(client, url, wire, method, headers, limit, deadline, skipBody))
         } catch {
-            result = .failure(Self.mapped(error, url: url.text, limit: policy.maxBodyBytes))
+            result = .failure(Self.mapped(error, url: url.text, limit: limit))
         }
         try? await client.shutdown()
         return try result.get()
@@ -112,17 +157,20 @@ public struct LiveFetcher: LinkFetching {
     private func exchange(
         _ client: HTTPClient,
         _ url: CheckedURL,
+        _ wire: (url: String, authority: String?),
         _ method: FetchRequest.Method,
         _ headers: HTTPFields,
+        _ limit: Int,
         _ deadline: NIODeadline,
         _ skipBody: (Int) -> Bool
     ) async throws -> FetchResponse {
-        var request = HTTPClientRequest(url: url.text)
+        var request = HTTPClientRequest(url: wire.url)
         request.method = method == .head ? .HEAD : .GET
         // HTTPFields has already made every value legal (no CR, LF or NUL can smuggle in another header).
         for field in headers {
             request.headers.replaceOrAdd(name: field.name.rawName, value: field.value)
         }
+        if let authority = wire.authority { request.headers.replaceOrAdd(name: "Host", value: authority) }
         if !request.headers.contains(name: "Accept-Encoding") {
             request.headers.add(name: "Accept-Encoding", value: "gzip, deflate")
         }
@@ -137,7 +185,6 @@ public struct LiveFetcher: LinkFetching {
             if decoded, name == .contentEncoding || name == .contentLength { continue }
             fields.append(HTTPField(name: name, value: header.value))
         }
-        let limit = policy.maxBodyBytes
         if method == .head || skipBody(status) {
             return FetchResponse(url: url.link, status: status, headers: fields)
         }

@@ -69,35 +69,57 @@ extension AppliedUserLayer {
                 }
             }
         }
-        for hide in conditions.flatMap(\.element.hide) + layer.hide {
-            remove(.hidden, hide.pointer, "app \"\(hide.identifier)\"") { $0.app?.identifier == hide.identifier }
-        }
-        for prefer in conditions.flatMap(\.element.prefer) + layer.prefer {
-            let preference = OpeningPreference(by: .userLayer, reason: prefer.pointer.description)
-            var rules: [JSONPointer] = []
-            var layerRules: [JSONPointer] = []
-            for index in openings.indices where openings[index].app?.identifier == prefer.identifier {
-                if openings[index].preferred == nil { openings[index].preferred = preference }
-                if openings[index].layer == nil {
-                    rules.append(openings[index].rule)
-                } else {
-                    layerRules.append(openings[index].rule)
-                }
-            }
-            if !rules.isEmpty || !layerRules.isEmpty {
-                decisions.append(
-                    LayerDecision(
-                        entry: prefer.pointer,
-                        effect: .preferred,
-                        target: "app \"\(prefer.identifier)\"",
-                        rules: rules,
-                        layerRules: layerRules.isEmpty ? nil : layerRules
-                    )
-                )
-            }
-        }
+        let actions = openings.count(where: { $0.kind == .action })
+        decisions += appChoices(&openings, conditions: conditions.map(\.element))
+        if openings.count(where: { $0.kind == .action }) < actions { removedAction = true }
         if trace != nil { trace?.userLayer = decisions }
         return removedAction
+    }
+
+    /// Removes the openings of the apps the layer hides and marks those of the apps it prefers, for a link to `host`
+    /// from `sourceApp`: the `hide` and `prefer` entries of the `when` entries that apply, then the top-level ones.
+    /// The matcher applies it to its openings; the resolver to the openings its opening stages add (the apps a
+    /// domain claims the link for, named by their manifest app or their bundle ID or package). Returns what each
+    /// entry did.
+    public func applyAppChoices(to openings: inout [Opening], host: String, sourceApp: String?) -> [LayerDecision] {
+        appChoices(&openings, conditions: conditions(sourceApp: sourceApp, host: host).map(\.element))
+    }
+
+    private func appChoices(_ openings: inout [Opening], conditions: [LayerCondition]) -> [LayerDecision] {
+        var decisions: [LayerDecision] = []
+        func decision(_ effect: LayerDecision.Effect, _ app: AppReference, _ touched: [Opening]) {
+            guard !touched.isEmpty else { return }
+            var decision = LayerDecision(
+                entry: app.pointer,
+                effect: effect,
+                target: "app \"\(app.identifier)\"",
+                rules: touched.filter { $0.layer == nil && $0.claim == nil }.map(\.rule)
+            )
+            let layerRules = touched.filter { $0.layer != nil }.map(\.rule)
+            if !layerRules.isEmpty { decision.layerRules = layerRules }
+            let claims = touched.compactMap(\.claim).map { "\($0.file)#\($0.rule)" }
+            if !claims.isEmpty { decision.claims = claims }
+            decisions.append(decision)
+        }
+        for hide in conditions.flatMap(\.hide) + layer.hide {
+            var removed: [Opening] = []
+            openings.removeAll { opening in
+                guard opening.app?.identifier == hide.identifier else { return false }
+                removed.append(opening)
+                return true
+            }
+            decision(.hidden, hide, removed)
+        }
+        for prefer in conditions.flatMap(\.prefer) + layer.prefer {
+            let preference = OpeningPreference(by: .userLayer, reason: prefer.pointer.description)
+            var marked: [Opening] = []
+            for index in openings.indices where openings[index].app?.identifier == prefer.identifier {
+                if openings[index].preferred == nil { openings[index].preferred = preference }
+                marked.append(openings[index])
+            }
+            decision(.preferred, prefer, marked)
+        }
+        return decisions
     }
 
     /// The layer entry that leaves the manifest's redirect rule at `rule` out for a link to `host` from `sourceApp`

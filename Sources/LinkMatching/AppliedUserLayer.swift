@@ -76,7 +76,10 @@ public final class AppliedUserLayer: Sendable {
                 loaded.diagnostic(
                     .warning,
                     "W_UNKNOWN_APP",
-                    "no app or browser of \(base.file ?? "the manifest") or the layer is \"\(reference.identifier)\"; this entry does nothing",
+                    "no app or browser of \(base.file ?? "the manifest") or the layer is \"\(reference.identifier)\"; "
+                        + (reference.identifier.contains(".")
+                            ? "this entry only reaches an app a domain claims links for with this bundle ID or package"
+                            : "this entry does nothing"),
                     at: reference.pointer
                 )
             )

@@ -15,6 +15,12 @@ public struct Opening: Sendable, Equatable {
         case browser
         /// A preview.
         case preview
+        /// A universal link (iOS): the https link itself, which the app its domain's apple-app-site-association file
+        /// claims it for opens (an opening stage of the resolver, `DomainClaimsStage`).
+        case universalLink = "universal-link"
+        /// An Android App Link: `intent://…#Intent;scheme=https;package=…;end` for an app the domain's
+        /// `assetlinks.json` trusts.
+        case appLink = "app-link"
     }
 
     /// Action, browser or preview.
@@ -23,7 +29,8 @@ public struct Opening: Sendable, Equatable {
     public var app: OpeningApp?
     /// The action title ("Open Tweet"), the browser's name, or "Preview".
     public var title: String
-    /// Where the rule that produced it is defined (`/actions/3/formats/1`).
+    /// Where the rule that produced it is defined: in the manifest (`/actions/3/formats/1`), or, for the openings a
+    /// domain's claims gave, in the claims file ``claim`` names (`/applinks/details/0/components/2`).
     public var rule: JSONPointer
     /// The native URL; nil while a script must still run (see ``needsScript``) or when none was produced.
     public var url: String?
@@ -39,6 +46,8 @@ public struct Opening: Sendable, Equatable {
     public var layer: RuleLayer? = nil
     /// Why this opening is the one to use first, when the user said so (nil otherwise).
     public var preferred: OpeningPreference? = nil
+    /// For `universal-link` and `app-link` openings: the claims file whose rule gave it, and its age.
+    public var claim: OpeningClaim? = nil
 
     // No initialiser in this body: the matcher builds openings with the synthesized memberwise one, which the
     // optimiser moves straight into the result array; with an explicit initialiser every appended opening was
@@ -94,6 +103,24 @@ public struct OpeningPreference: Sendable, Equatable, Codable {
     public init(by: Source, reason: String) {
         self.by = by
         self.reason = reason
+    }
+}
+
+/// Where a claimed opening comes from: `{"file", "rule", "age"}`, the claims file's URL, the rule as a JSON pointer into
+/// that file, and how old the copy of the file was, in whole seconds.
+public struct OpeningClaim: Sendable, Equatable, Codable {
+    /// The URL of the file that claims the link (`https://example.com/.well-known/apple-app-site-association`).
+    public var file: String
+    /// The claim's rule: a JSON pointer into ``file``.
+    public var rule: JSONPointer
+    /// How old the file's copy was when the resolution used it, in whole seconds (zero: fetched now).
+    public var age: Int
+
+    /// Creates a claim.
+    public init(file: String, rule: JSONPointer, age: Int) {
+        self.file = file
+        self.rule = rule
+        self.age = age
     }
 }
 
@@ -188,7 +215,7 @@ public final class OpeningApp: Sendable, Equatable {
 extension Opening: Codable {
     private enum CodingKeys: String, CodingKey {
         case kind, app, appName, title, url, needsScript, scheme, storeId, iconURL, rule, error, canSave, layer,
-            preferred
+            preferred, claim
     }
 
     /// Decodes the flat document shape (a client reading a document; the script is not part of it).
@@ -215,5 +242,6 @@ extension Opening: Codable {
         canSave = try container.decodeIfPresent(Bool.self, forKey: .canSave)
         layer = try container.decodeIfPresent(RuleLayer.self, forKey: .layer)
         preferred = try container.decodeIfPresent(OpeningPreference.self, forKey: .preferred)
+        claim = try container.decodeIfPresent(OpeningClaim.self, forKey: .claim)
     }
 }

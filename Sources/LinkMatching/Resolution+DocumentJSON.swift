@@ -24,11 +24,12 @@ extension Resolution: DocumentWritable {
 
 extension Opening: DocumentWritable {
     /// The flat opening: the app's fields beside the opening's own; `url` is an explicit null when absent, other
-    /// missing fields are left out.
+    /// missing fields (an empty scheme among them) are left out.
     public func writeDocumentMembers(to writer: inout some DocumentMemberWriter) {
         writer.write("app", app?.identifier)
         writer.write("appName", app?.name)
         writer.write("canSave", canSave)
+        writer.write("claim", claim)
         writer.write("error", error)
         writer.write("iconURL", app?.iconURL)
         writer.write("kind", kind.rawValue)
@@ -36,7 +37,8 @@ extension Opening: DocumentWritable {
         writer.write("needsScript", needsScript)
         writer.write("preferred", preferred)
         writer.write("rule", rule.description)
-        writer.write("scheme", app?.scheme)
+        // A claimed app the manifest does not name has no scheme: none is written.
+        writer.write("scheme", app.flatMap { $0.scheme.isEmpty ? nil : $0.scheme })
         writer.write("storeId", app?.storeId)
         writer.write("title", title)
         writer.writeOrNull("url", url)
@@ -101,6 +103,20 @@ extension OpeningPreference: DocumentWritable {
     }
 
     /// Encodes the preference described by ``writeDocumentMembers(to:)``.
+    public func encode(to encoder: any Encoder) throws {
+        try encodeDocument(to: encoder)
+    }
+}
+
+extension OpeningClaim: DocumentWritable {
+    /// `age, file, rule`.
+    public func writeDocumentMembers(to writer: inout some DocumentMemberWriter) {
+        writer.write("age", age)
+        writer.write("file", file)
+        writer.write("rule", rule.description)
+    }
+
+    /// Encodes the claim described by ``writeDocumentMembers(to:)``.
     public func encode(to encoder: any Encoder) throws {
         try encodeDocument(to: encoder)
     }

@@ -11,6 +11,9 @@ public struct ResolutionTrace: Sendable, Equatable, Codable {
     /// What the user layer decided for this link (nil without a layer): which of its entries disabled, hid or
     /// preferred which openings.
     public var userLayer: [LayerDecision]? = nil
+    /// What the final link's domain claims, file by file (nil when no claims stage ran): every claim and exclusion
+    /// with its rule, the file's URL and its age, or why a file gave no claims.
+    public var claims: [ClaimsFileTrace]? = nil
 
     /// Creates an empty trace.
     public init() {}
@@ -134,6 +137,8 @@ public struct LayerDecision: Sendable, Equatable, Codable {
         case hidden
         /// A `prefer` entry marked an app's openings preferred.
         case preferred
+        /// A `sites` entry's `skipClaims` left the domain's claims unread.
+        case skippedClaims = "claims skipped"
     }
 
     /// The layer entry that decided (`/disable/0`, `/when/1/browserOnly`, `/prefer/0`).
@@ -146,6 +151,9 @@ public struct LayerDecision: Sendable, Equatable, Codable {
     public var rules: [JSONPointer]
     /// The layer's own rules of the openings it removed or marked (pointers into the layer file), when there are.
     public var layerRules: [JSONPointer]?
+    /// The claims of the openings it removed or marked, as `FILE#POINTER` (the claims file's URL and the rule's JSON
+    /// pointer in it), when there are.
+    public var claims: [String]? = nil
 
     /// Creates a decision.
     public init(
@@ -160,5 +168,63 @@ public struct LayerDecision: Sendable, Equatable, Codable {
         self.target = target
         self.rules = rules
         self.layerRules = layerRules
+    }
+}
+
+/// What one claims file of the final link's domain said (an apple-app-site-association or assetlinks.json file): where
+/// it was looked for, how old the copy was, why it gave no claims when it gave none, and each app's decision.
+public struct ClaimsFileTrace: Sendable, Equatable, Codable {
+    /// `apple-app-site-association` or `assetlinks`.
+    public var kind: String
+    /// The file's URL: the one read, or the last one tried.
+    public var url: String
+    /// How old the copy read was, in whole seconds (nil: nothing was read).
+    public var age: Int?
+    /// Why the file gives no claims (not found, a redirect, too large, not JSON, refused by the network policy, out
+    /// of time), nil when it was read.
+    public var problem: String?
+    /// Remarks: a wrong `Content-Type`, the other places tried, includes dropped.
+    public var notes: [String]
+    /// Each app the file names, in file order, with its decision for the link.
+    public var claims: [ClaimTrace]
+
+    /// Creates a file's trace.
+    public init(
+        kind: String,
+        url: String,
+        age: Int? = nil,
+        problem: String? = nil,
+        notes: [String] = [],
+        claims: [ClaimTrace] = []
+    ) {
+        self.kind = kind
+        self.url = url
+        self.age = age
+        self.problem = problem
+        self.notes = notes
+        self.claims = claims
+    }
+}
+
+/// One app's claim on the link: `match`, `exclude` or `no_match`, and the rule that decided.
+public struct ClaimTrace: Sendable, Equatable, Codable {
+    /// The app as the file names it: an app ID (`TEAMID.bundle.id`) or an Android package.
+    public var app: String
+    /// The manifest app it is, when the manifest names it (its `claims` key).
+    public var manifestApp: String?
+    /// `match`, `exclude` or `no_match`.
+    public var outcome: String
+    /// The rule that decided, a JSON pointer into ``file`` (nil for `no_match`).
+    public var rule: JSONPointer?
+    /// The file the rule is in, when it is not the file this claim is listed under (an assetlinks include).
+    public var file: String?
+
+    /// Creates a claim's trace.
+    public init(app: String, manifestApp: String? = nil, outcome: String, rule: JSONPointer?, file: String? = nil) {
+        self.app = app
+        self.manifestApp = manifestApp
+        self.outcome = outcome
+        self.rule = rule
+        self.file = file
     }
 }

@@ -7,21 +7,21 @@ extension ResolveRequest: Codable {
     /// The request's fields as every front end spells them: the query string's parameter names, the batch body's
     /// keys, the canonical encoding's keys (the CLI's options map to them one to one).
     public enum Field: String, CodingKey, CaseIterable, Sendable {
-        /// ``MatchOptions/installed``: URL schemes, a list (JSON) or comma-separated (query, CLI).
+        /// `MatchOptions.installed`: URL schemes, a list (JSON) or comma-separated (query, CLI).
         case installed
-        /// ``MatchOptions/platform``: `phone` or `pad`.
+        /// `MatchOptions.platform`: `phone` or `pad`.
         case platform
-        /// ``MatchOptions/sourceApp``: the bundle identifier of the app the link came from.
+        /// `MatchOptions.sourceApp`: the bundle identifier of the app the link came from.
         case source
-        /// ``MatchOptions/headers``: the link's response headers, for `headers` rules (not looked up when given).
+        /// `MatchOptions.headers`: the link's response headers, for `headers` rules (not looked up when given).
         case headers
-        /// ``MatchOptions/includeBrowsers``.
+        /// `MatchOptions.includeBrowsers`.
         case browsers
-        /// ``MatchOptions/includePreviews``.
+        /// `MatchOptions.includePreviews`.
         case previews
-        /// ``MatchBudget/perRegex``, in seconds.
+        /// `MatchBudget.perRegex`, in seconds.
         case regexTimeLimit
-        /// ``MatchBudget/perResolution``, in seconds.
+        /// `MatchBudget.perResolution`, in seconds.
         case regexTimeShare
         /// ``ResolveRequest/runsScripts``.
         case scripts
@@ -35,6 +35,8 @@ extension ResolveRequest: Codable {
         case clean
         /// ``ResolveRequest/allowsReferralMarketing``.
         case referralMarketing
+        /// ``ResolveRequest/includesClaims``.
+        case claims
     }
 
     /// The `userInfo` key of the request a decoder starts from (a ``ResolveRequest``): a server gives its own time
@@ -89,6 +91,7 @@ extension ResolveRequest: Codable {
         if let length = try reader.integer(.maximumLinkLength, in: 1...(1 << 20)) { maximumLinkLength = length }
         if let value = try reader.bool(.clean) { cleansLinks = value }
         if let value = try reader.bool(.referralMarketing) { allowsReferralMarketing = value }
+        if let value = try reader.bool(.claims) { includesClaims = value }
     }
 
     /// Encodes every field, in ``Field`` order, lists sorted: the canonical form a ``CacheKey`` is made from.
@@ -110,6 +113,7 @@ extension ResolveRequest: Codable {
             case .maximumLinkLength: try container.encode(maximumLinkLength, forKey: field)
             case .clean: try container.encode(cleansLinks, forKey: field)
             case .referralMarketing: try container.encode(allowsReferralMarketing, forKey: field)
+            case .claims: try container.encode(includesClaims, forKey: field)
             }
         }
     }

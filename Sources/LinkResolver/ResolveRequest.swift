@@ -32,6 +32,9 @@ public struct ResolveRequest: Sendable, Hashable {
     public var cleansLinks: Bool = true
     /// Whether cleaning keeps referral-marketing fields (affiliate tags), as ClearURLs' switch does.
     public var allowsReferralMarketing: Bool = false
+    /// Whether the resolver's opening stages (the domain's claims: universal links and app links) run (on by default;
+    /// a resolver without such stages never reads claims).
+    public var includesClaims: Bool = true
 
     /// Creates a request (defaults: every app, both platforms, scripts on, 15 s, no trace).
     public init(

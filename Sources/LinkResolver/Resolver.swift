@@ -18,7 +18,9 @@ import WebLinks
 /// 5. the compiled matcher (`RuleSet.match`), the function that builds every opening;
 /// 6. when no action matched, the link's HTTP redirects (short links), followed with HEAD, then stages 2–5 again on
 ///    the final URL;
-/// 7. every script opening, in JavaScriptCore, until the deadline (`Resolver+Scripts.swift`);
+/// 7. every script opening, in JavaScriptCore, until the deadline (`Resolver+Scripts.swift`), and meanwhile the
+///    opening stages (``ResolverStages/openings``, such as the domain's claims in DomainClaimsStage) on the final link,
+///    unless the request says ``ResolveRequest/includesClaims`` false (`Resolver+Openings.swift`);
 /// 8. the decision stages (``ResolverStages/decisions``, such as the choices remembered per site in AppChooser).
 ///
 /// With the document, ``outcome(_:input:_:key:)`` gives the answer's ``CacheKey`` and ``Cacheability``, derived from
@@ -142,6 +144,11 @@ public final class Resolver: Sendable {
         if let redirectFollower {
             headersWanted = await unwrapOverHTTP(&stage, follower: redirectFollower, steps: &steps, &run)
         }
+        // The opening stages (the domain's claims) fetch while the scripts and the link's own answer are under way:
+        // all of them wait on the network.
+        let finalLink = stage.link
+        let deadline = run.budget.deadline
+        async let added = addedOpenings(for: finalLink, request: request, deadline: deadline)
         // One resolution's scripts share their answers: each distinct request once, through the shared stack.
         let scriptNetwork =
             request.runsScripts ? engine?.fetcher.map { ScriptFetches(fetcher: ResolutionScope(wrapping: $0)) } : nil
@@ -151,8 +158,9 @@ public final class Resolver: Sendable {
             await renderScripts(&stage, network: scriptNetwork, &run)
         }
         // Moved out of the stage, so that a decision does not copy every opening.
-        let openings = stage.openings
+        var openings = stage.openings
         stage.openings = []
+        merge(await added, into: &openings, link: stage.link, &run)
         var resolution = Resolution(
             input: input ?? link.text,
             unwrapped: stage.link.text,
@@ -170,6 +178,7 @@ public final class Resolver: Sendable {
                 )
             )
         }
+        resolution.notices += run.notices
         decide(&resolution, link: stage.link, &run)
         if !run.timedOut.isEmpty {
             run.cacheability = run.cacheability.combined(with: .uncacheable(reason: "a regex ran out of time"))
@@ -266,6 +275,8 @@ public final class Resolver: Sendable {
         var cacheability = Cacheability.unlimited
         /// The links whose HTTP answer was a stale copy served because their server failed.
         var staleURLs: [String] = []
+        /// What the stages report about the resolution as a whole.
+        var notices: [ResolutionNotice] = []
 
         init(request: ResolveRequest) {
             self.request = request

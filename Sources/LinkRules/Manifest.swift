@@ -84,6 +84,9 @@ public struct App: Sendable, Equatable {
     public var platform: Platform?
     /// A country code where the app is available, when not global.
     public var country: String?
+    /// What the app is called in domains' claims files (`claims`): its App Store app IDs and Android packages, so that
+    /// a link a domain claims for one of them opens as this app.
+    public var claims: AppClaimNames? = nil
     /// Keys Switchyard does not use (`docs`, `note`, …), kept for tools.
     public var extras: [JSONMember]
     /// Where the app was defined (`/apps/3`, `/actions/2/formats/0/app`).
@@ -115,6 +118,25 @@ public struct App: Sendable, Equatable {
         self.extras = extras
         self.pointer = pointer
     }
+}
+
+/// What an app is called in domains' claims files: `"claims": {"appIDs": ["ABCDE12345.com.example.app"],
+/// "androidPackages": ["com.example.android"]}` (an optional key of an app, Switchyard's own, kept by `migrate` and
+/// `minify`).
+public struct AppClaimNames: Sendable, Equatable {
+    /// App Store app IDs (`TEAMID.bundle.id`), as apple-app-site-association files name apps.
+    public var appIDs: [String]
+    /// Android package names, as assetlinks.json files name apps.
+    public var androidPackages: [String]
+
+    /// Creates the names.
+    public init(appIDs: [String] = [], androidPackages: [String] = []) {
+        self.appIDs = appIDs
+        self.androidPackages = androidPackages
+    }
+
+    /// The keys of the object.
+    public static let keys: Set<String> = ["appIDs", "androidPackages"]
 }
 
 /// The device family an app is limited to.

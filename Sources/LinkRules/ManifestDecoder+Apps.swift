@@ -2,7 +2,7 @@
 extension ManifestDecoder {
     static let appKeys: Set<String> = [
         "identifier", "name", "displayName", "storeId", "storeIdentifier", "macStoreId", "iconURL", "scheme", "new",
-        "platform", "country",
+        "platform", "country", "claims",
     ]
     static let browserKeys: Set<String> = appKeys.union([
         "regex", "format", "script2", "script", "testInputs", "testResults",
@@ -93,7 +93,7 @@ extension ManifestDecoder {
             )
             return nil
         }
-        return App(
+        var app = App(
             identifier: identifier,
             name: name,
             scheme: scheme,
@@ -106,6 +106,95 @@ extension ManifestDecoder {
             extras: extras,
             pointer: pointer
         )
+        app.claims = object["claims"].flatMap { decodeClaimNames($0, at: pointer.appending("claims")) }
+        return app
+    }
+
+    /// `"claims": {"appIDs": […], "androidPackages": […]}`: an app's names in domains' claims files. A name that is not
+    /// of its form is an error and left out; an unknown key a warning.
+    func decodeClaimNames(_ node: JSONNode, at pointer: JSONPointer) -> AppClaimNames? {
+        guard node.members != nil else {
+            report(
+                .error,
+                "E_TYPE",
+                "\"claims\" must be an object such as {\"appIDs\": [\"ABCDE12345.com.example.app\"], \"androidPackages\": [\"com.example.app\"]}, not \(node.typeDescription)",
+                at: pointer,
+                node: node
+            )
+            return nil
+        }
+        var names = AppClaimNames()
+        for member in node.members ?? [] {
+            let place = pointer.appending(member.key)
+            guard AppClaimNames.keys.contains(member.key) else {
+                report(
+                    .warning,
+                    "W_UNKNOWN_KEY",
+                    "\"\(member.key)\" is not a key of \"claims\" (appIDs, androidPackages); it is ignored",
+                    at: place,
+                    node: member.value
+                )
+                continue
+            }
+            guard let elements = member.value.elements else {
+                report(
+                    .error,
+                    "E_TYPE",
+                    "\"\(member.key)\" must be an array of strings, not \(member.value.typeDescription)",
+                    at: place,
+                    node: member.value
+                )
+                continue
+            }
+            let isAppID = member.key == "appIDs"
+            for (index, element) in elements.enumerated() {
+                guard let text = element.stringValue,
+                    isAppID ? Self.isAppID(text) : Self.isAndroidPackage(text)
+                else {
+                    report(
+                        .error,
+                        "E_CLAIM_NAME",
+                        isAppID
+                            ? "\(element.stringValue.map { "\"\($0)\"" } ?? element.typeDescription) is not an App Store app ID (TEAMID.bundle.id, such as \"ABCDE12345.com.example.app\"); it is left out"
+                            : "\(element.stringValue.map { "\"\($0)\"" } ?? element.typeDescription) is not an Android package name (such as \"com.example.app\"); it is left out",
+                        at: place.appending(index),
+                        node: element
+                    )
+                    continue
+                }
+                if isAppID { names.appIDs.append(text) } else { names.androidPackages.append(text) }
+            }
+        }
+        return names
+    }
+
+    /// `TEAMID.bundle.id`: ten upper-case letters or digits, a dot, and a bundle ID (letters, digits, `-` and `.`).
+    static func isAppID(_ text: String) -> Bool {
+        let parts = text.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false)
+        guard parts.count == 2, parts[0].count == 10,
+            parts[0].unicodeScalars.allSatisfy({ ("A"..."Z").contains($0) || ("0"..."9").contains($0) })
+        else { return false }
+        return isDotted(parts[1], allowsHyphen: true)
+    }
+
+    /// A Java-style package: at least two dot-separated parts of letters, digits and `_`, each starting with a letter.
+    static func isAndroidPackage(_ text: String) -> Bool {
+        text.split(separator: ".", omittingEmptySubsequences: false).count >= 2
+            && isDotted(Substring(text), allowsHyphen: false)
+            && text.split(separator: ".").allSatisfy { $0.first?.isLetter == true }
+    }
+
+    private static func isDotted(_ text: Substring, allowsHyphen: Bool) -> Bool {
+        let parts = text.split(separator: ".", omittingEmptySubsequences: false)
+        return !parts.isEmpty
+            && parts.allSatisfy { part in
+                !part.isEmpty
+                    && part.unicodeScalars.allSatisfy {
+                        $0.isASCII
+                            && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "_"
+                                || (allowsHyphen && $0 == "-"))
+                    }
+            }
     }
 
     /// `twitter://`, `twitter:` and `twitter` all mean the scheme `twitter`.

@@ -153,13 +153,20 @@ extension ManifestDecoder {
         }
         let skipsManifest = object["skipManifest"] == nil ? true : bool(object, ["skipManifest"], at: pointer)
         let skipsCleaning = bool(object, ["skipCleaning"], at: pointer)
+        let skipsClaims = bool(object, ["skipClaims"], at: pointer)
         guard let hostsNode = object["hosts"] else {
             report(.error, "E_MISSING", "the site names no \"hosts\"", at: pointer, node: object)
             return nil
         }
         let hosts = hostPatterns(hostsNode, at: pointer.appending("hosts"))
         guard !hosts.isEmpty else { return nil }
-        return SiteRule(hosts: hosts, skipsManifest: skipsManifest, skipsCleaning: skipsCleaning, at: pointer)
+        return SiteRule(
+            hosts: hosts,
+            skipsManifest: skipsManifest,
+            skipsCleaning: skipsCleaning,
+            skipsClaims: skipsClaims,
+            at: pointer
+        )
     }
 
     func decodeCondition(_ object: JSONNode, at pointer: JSONPointer) -> LayerCondition? {

@@ -49,6 +49,11 @@ public struct UserLayer: Sendable, Equatable {
         sites.contains { $0.skipsCleaning && $0.matches(host: host) }
     }
 
+    /// Whether the resolver leaves the domain claims of links to `host` unread (a ``SiteRule/skipsClaims`` site).
+    public func skipsClaims(host: String) -> SiteRule? {
+        sites.first { $0.skipsClaims && $0.matches(host: host) }
+    }
+
     /// The top-level keys of the file.
     public static let keys: Set<String> = [
         "switchyardUserLayer", "$schema", "disable", "sites", "prefer", "hide", "when", "apps", "actions", "redirects",
@@ -109,7 +114,9 @@ public struct AppReference: Sendable, Equatable {
     }
 }
 
-/// Sites the manifest leaves alone: `{"hosts": ["bank.example", "*.bank.example"], "skipCleaning": true}`.
+/// Sites the manifest leaves alone: `{"hosts": ["bank.example", "*.bank.example"], "skipCleaning": true}`; with
+/// `"skipManifest": false` a site entry only turns off cleaning (`skipCleaning`) or the domain's claims
+/// (`skipClaims`).
 public struct SiteRule: Sendable, Equatable {
     /// The sites.
     public var hosts: [HostPattern]
@@ -118,15 +125,24 @@ public struct SiteRule: Sendable, Equatable {
     public var skipsManifest: Bool
     /// Whether the cleaning stage leaves their links as they are (`skipCleaning`, default false).
     public var skipsCleaning: Bool
+    /// Whether the resolver leaves their domain claims unread (`skipClaims`, default false): no universal-link or
+    /// app-link openings for their links.
+    public var skipsClaims: Bool
     /// Where the layer defines it (`/sites/0`).
     public var pointer: JSONPointer
 
     /// Creates a site rule.
-    public init(hosts: [HostPattern], skipsManifest: Bool = true, skipsCleaning: Bool = false, at pointer: JSONPointer)
-    {
+    public init(
+        hosts: [HostPattern],
+        skipsManifest: Bool = true,
+        skipsCleaning: Bool = false,
+        skipsClaims: Bool = false,
+        at pointer: JSONPointer
+    ) {
         self.hosts = hosts
         self.skipsManifest = skipsManifest
         self.skipsCleaning = skipsCleaning
+        self.skipsClaims = skipsClaims
         self.pointer = pointer
     }
 
@@ -136,7 +152,7 @@ public struct SiteRule: Sendable, Equatable {
     }
 
     /// The keys of a site object.
-    public static let keys: Set<String> = ["hosts", "skipManifest", "skipCleaning"]
+    public static let keys: Set<String> = ["hosts", "skipManifest", "skipCleaning", "skipClaims"]
 }
 
 /// Entries that apply to some links only: those from some apps (``sourceApps``) and/or to some sites (``hosts``).

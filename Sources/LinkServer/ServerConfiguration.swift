@@ -63,10 +63,20 @@ package struct ServerConfiguration: Sendable {
     package var cleaner: (any LinkCleaningStage)? = nil
     /// Whether cleaning keeps referral-marketing fields unless a request says otherwise (`--allow-referral-marketing`).
     package var allowsReferralMarketing = false
+    /// The opening stages (`serve --claims`: the domain's claims), run on each final link unless a request says
+    /// `claims=false`; `/v1/claims` answers only when there is one.
+    package var openingStages: [any LinkOpeningStage] = []
+    /// The network client (`serve --connect-to`, `--trust-ca`); nil: one with the standard policy, private addresses
+    /// allowed as ``allowPrivateAddresses`` says. Used only when ``networkEnabled``.
+    package var upstream: (any LinkFetching)? = nil
 
-    /// The stages every resolution runs: the cleaner, then the remembered site choices.
+    /// The stages every resolution runs: the cleaner, the opening stages, then the remembered site choices.
     package var stages: ResolverStages {
-        ResolverStages(cleaning: cleaner.map { [$0] } ?? [], decisions: choices.map { [$0] } ?? [])
+        ResolverStages(
+            cleaning: cleaner.map { [$0] } ?? [],
+            openings: openingStages,
+            decisions: choices.map { [$0] } ?? []
+        )
     }
 
     /// What a request is before its query or body says otherwise: the server's time limit, link length limit and

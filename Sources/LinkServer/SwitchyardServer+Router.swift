@@ -24,6 +24,10 @@ extension SwitchyardServer {
             atPath: "/v1"
         )
         router.addRoutes(RuleSetRoutes(store: store, caching: caching).collection, atPath: "/v1")
+        router.addRoutes(
+            ClaimsRoutes(store: store, configuration: configuration, caching: caching).collection,
+            atPath: "/v1"
+        )
         router.addRoutes(XCallbackRoutes.collection, atPath: "/v1")
         router.addRoutes(ChooserRoutes(catalog: catalog, caching: caching).collection, atPath: "/v1")
         router.addRoutes(SiteChoiceRoutes(choices: configuration.choices, rules: store).collection, atPath: "/v1")

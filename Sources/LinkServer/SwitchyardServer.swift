@@ -43,7 +43,8 @@ package struct SwitchyardServer: Sendable {
             ?? Logger(label: "switchyard.server")
         let fetcher: (any LinkFetching)? =
             configuration.networkEnabled
-            ? LiveFetcher(policy: NetworkPolicy(allowPrivateAddresses: configuration.allowPrivateAddresses)) : nil
+            ? configuration.upstream
+                ?? LiveFetcher(policy: NetworkPolicy(allowPrivateAddresses: configuration.allowPrivateAddresses)) : nil
         // A manifest URL is checked every reload interval (conditional GET); the cache keeps the last good copy.
         let downloader = fetcher.map {
             CachedDownloader(

@@ -63,7 +63,7 @@ public struct ManifestMinifier: Sendable {
     static let topLevelKeys: Set<String> = ["apps", "actions", "browsers", "previews", "redirects", "redirectRules"]
     static let appKeys: Set<String> = [
         "identifier", "name", "displayName", "scheme", "storeId", "storeIdentifier", "macStoreId", "iconURL", "new",
-        "platform", "country",
+        "platform", "country", "claims",
     ]
     static let actionKeys: Set<String> = ["title", "regex", "headers", "includeHeaders", "formats"]
     static let formatKeys: Set<String> = ["appId", "appIdentifier", "app", "format", "script2", "script"]

@@ -14,9 +14,10 @@ struct ClaimsCommand: ParsableCommand {
     )
 }
 
-/// `switchyard claims [show] URL --aasa FILE --assetlinks FILE`: what a site's files claim for one link, and why; and
-/// `switchyard claims --protocol`, the conformance protocol (one JSON request per line in, one answer per line out).
-struct ClaimsShowCommand: ParsableCommand {
+/// `switchyard claims [show] URL [--aasa FILE] [--assetlinks FILE]`: what a site's files claim for one link, and why
+/// (fetched from the link's domain when no file is given); and `switchyard claims --protocol`, the conformance
+/// protocol (one JSON request per line in, one answer per line out).
+struct ClaimsShowCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "show",
         abstract:
@@ -24,8 +25,10 @@ struct ClaimsShowCommand: ParsableCommand {
         discussion: """
             Each app of the AASA file gets match, exclude or no_match with the deciding component as a JSON pointer; \
             each Android app the asset-links file trusts for App Links is listed with its Dynamic App Links decision. \
-            Until fetching lands the files must be given (--aasa, --assetlinks). With --protocol, reads one JSON \
-            request per line (from --input or standard input) and writes one answer per line: see Docs/CommandLine.md.
+            Without --aasa and --assetlinks the files are fetched from the link's domain as the platforms fetch them \
+            (https, .well-known then the root, no redirects, 128 KiB at most, assetlinks includes followed), with the \
+            network options resolve takes. With --protocol, reads one JSON request per line (from --input or \
+            standard input) and writes one answer per line: see Docs/CommandLine.md.
             """
     )
 
@@ -58,7 +61,9 @@ struct ClaimsShowCommand: ParsableCommand {
     )
     var input = "-"
 
-    func run() throws {
+    @OptionGroup(title: "Network (when the files are fetched)") var network: NetworkOptions
+
+    func run() async throws {
         if conformanceProtocol {
             guard url == nil else {
                 throw CommandFailure(message: "error: --protocol takes no link: the requests name theirs")
@@ -66,18 +71,13 @@ struct ClaimsShowCommand: ParsableCommand {
             return try answerRequests()
         }
         guard let url else { throw CommandFailure(message: "error: claims needs a link (or --protocol)") }
-        guard aasa != nil || assetlinks != nil else {
-            throw CommandFailure(
-                message:
-                    "error: claims needs the site's files, --aasa FILE and/or --assetlinks FILE: fetching them is not there yet"
-            )
-        }
         let link: Link
         do {
             link = try Link(url)
         } catch {
             throw CommandFailure(message: "error: \(error.message) [\(error.code.rawValue)]")
         }
+        guard aasa != nil || assetlinks != nil else { return try await fetchAndShow(link) }
         let association = try aasa.map(Self.readAssociation)
         let statements = try assetlinks.map(Self.readStatements)
         let claims = SiteClaims(link: link, domain: domain, association: association, statements: statements)

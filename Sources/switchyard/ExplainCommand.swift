@@ -107,12 +107,21 @@ enum ExplanationText {
                 lines.append("  → \(opening.app?.identifier ?? "-"): \(url)\(marker ?? "")")
             }
         }
+        if let files = trace.claims {
+            lines.append("")
+            lines.append("Claims of \(resolution.unwrapped):")
+            for file in files { lines += ClaimsText.lines(of: file, indent: "  ") }
+            for opening in resolution.openings where opening.claim != nil {
+                lines.append("  → \(opening.kind.rawValue) \(opening.app?.identifier ?? "-"): \(opening.url ?? "")")
+            }
+        }
         if let decisions = trace.userLayer {
             lines.append("")
             lines.append(decisions.isEmpty ? "User layer: nothing to decide for this link" : "User layer:")
             for decision in decisions {
                 let all =
                     decision.rules.map(\.description) + (decision.layerRules ?? []).map { "user layer \($0)" }
+                    + (decision.claims ?? []).map { "claim \($0)" }
                 let rules = all.prefix(8).joined(separator: ", ") + (all.count > 8 ? ", …" : "")
                 lines.append("  \(decision.entry) \(decision.effect.rawValue) \(decision.target): \(rules)")
             }

@@ -37,6 +37,8 @@ struct NetworkOptions: ParsableArguments {
     @Flag(help: "Let requests reach loopback and private addresses (local use and tests only).")
     var allowPrivateAddresses = false
 
+    @OptionGroup var connection: ConnectionOptions
+
     @Option(
         help: ArgumentHelp(
             "Wall-clock limit of one resolution or test case, scripts and HTTP requests included, in seconds.",
@@ -63,7 +65,7 @@ struct NetworkOptions: ParsableArguments {
 
     /// The safety policy for live requests.
     var policy: NetworkPolicy {
-        NetworkPolicy(allowPrivateAddresses: allowPrivateAddresses)
+        connection.policy(allowPrivateAddresses: allowPrivateAddresses)
     }
 
     /// The time limit of one resolution (or test case).
@@ -97,10 +99,13 @@ struct NetworkOptions: ParsableArguments {
                     throw CommandFailure(error, what: "recording folder")
                 }
             }
-            return RecordingFetcher(wrapping: LiveFetcher(policy: policy), directory: URL(fileURLWithPath: record))
+            return RecordingFetcher(
+                wrapping: try connection.liveFetcher(policy: policy),
+                directory: URL(fileURLWithPath: record)
+            )
         }
         if offline { return nil }
-        if online || onlineByDefault { return LiveFetcher(policy: policy) }
+        if online || onlineByDefault { return try connection.liveFetcher(policy: policy) }
         return nil
     }
 
@@ -147,6 +152,67 @@ struct NetworkOptions: ParsableArguments {
     /// `~/.cache/switchyard/manifests`).
     static var cacheDirectory: URL {
         UserDirectories.current.cache.appendingPathComponent("switchyard/manifests")
+    }
+}
+
+/// `--connect-to` and `--trust-ca`, shared by the network options and `serve`: where connections go and which extra
+/// certificate authority is trusted.
+struct ConnectionOptions: ParsableArguments {
+    @Option(
+        name: .customLong("connect-to"),
+        help: ArgumentHelp(
+            "Connect requests for HOST:PORT to ADDRESS:PORT instead, keeping the host name for TLS and Host (as curl's --connect-to; repeatable; the address is checked by the network policy).",
+            valueName: "host:port:address:port"
+        )
+    )
+    var connectTo: [String] = []
+
+    @Option(
+        name: .customLong("trust-ca"),
+        help: ArgumentHelp(
+            "Also trust the certificate authorities in this PEM file (a private deployment's CA).",
+            valueName: "file"
+        ),
+        completion: .file(extensions: ["pem", "crt"])
+    )
+    var trustCA: String?
+
+    func validate() throws {
+        for value in connectTo where ConnectionOverride(parsing: value) == nil {
+            throw ValidationError(
+                "--connect-to takes HOST:PORT:ADDRESS:PORT (IPv6 in brackets, ports 1 to 65535), not '\(value)'"
+            )
+        }
+    }
+
+    /// The overrides, in the order given.
+    var overrides: [ConnectionOverride] { connectTo.compactMap(ConnectionOverride.init(parsing:)) }
+
+    /// The standard policy with these overrides.
+    func policy(allowPrivateAddresses: Bool) -> NetworkPolicy {
+        var policy = NetworkPolicy(allowPrivateAddresses: allowPrivateAddresses)
+        policy.connectTo = overrides
+        return policy
+    }
+
+    /// The network client under `policy`, trusting `--trust-ca` besides the system's authorities; a file that cannot
+    /// be read or holds no certificate stops the command, naming it.
+    func liveFetcher(policy: NetworkPolicy) throws(CommandFailure) -> LiveFetcher {
+        guard let trustCA else { return LiveFetcher(policy: policy) }
+        let pem: Data
+        do {
+            pem = try UserFile.read(trustCA, maximumBytes: 1 << 20)
+        } catch {
+            throw CommandFailure(error, what: "--trust-ca file")
+        }
+        do {
+            return try LiveFetcher(policy: policy, trustingPEM: pem)
+        } catch {
+            throw CommandFailure(
+                message:
+                    "\(trustCA): error: the file holds no PEM certificate (-----BEGIN CERTIFICATE-----) that can be read"
+            )
+        }
     }
 }
 

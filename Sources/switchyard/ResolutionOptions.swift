@@ -1,5 +1,6 @@
 import AppChooser
 import ArgumentParser
+import DomainClaimsStage
 import Foundation
 import LinkMatching
 import LinkResolver
@@ -19,6 +20,12 @@ struct ResolutionOptions: ParsableArguments {
     @OptionGroup var choices: ChoicesOptions
 
     @OptionGroup(title: "What to list") var listing: ListingOptions
+
+    @Flag(
+        help:
+            "Read the final link's domain claims (apple-app-site-association, assetlinks.json) over the network and list the claimed apps as universal-link and app-link openings."
+    )
+    var claims = false
 
     @OptionGroup(title: "Network (on by default: scripts, short-link unwrapping and header lookups may fetch)")
     var network: NetworkOptions
@@ -66,6 +73,7 @@ struct ResolutionOptions: ParsableArguments {
         case .timeout: "--timeout"
         case .clean: "--no-clean"
         case .referralMarketing: "--allow-referral-marketing"
+        case .claims: "--claims"
         case .trace, .headers, .browsers, .previews, .regexTimeLimit, .regexTimeShare, .maximumLinkLength:
             field.stringValue
         }
@@ -77,6 +85,7 @@ struct ResolutionOptions: ParsableArguments {
         let rules = try userLayerOptions.apply(over: await manifestOptions.loadRules(network: network))
         var stages = ResolverStages()
         if let cleaner = try await cleaning.cleaner(network: network) { stages.cleaning.append(cleaner) }
+        if claims { stages.openings.append(DomainClaimsStage()) }
         if let store = try choices.open() { stages.decisions.append(store) }
         return try network.resolver(for: rules, runsScripts: runsScripts, stages: stages)
     }

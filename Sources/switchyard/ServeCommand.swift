@@ -1,5 +1,6 @@
 import AppChooser
 import ArgumentParser
+import DomainClaimsStage
 import Foundation
 import LinkCleaning
 import LinkFetching
@@ -76,6 +77,14 @@ struct ServeCommand: AsyncParsableCommand {
     @Flag(help: "Let fetches reach loopback and private addresses (local testing only).")
     var allowPrivateAddresses = false
 
+    @OptionGroup var connection: ConnectionOptions
+
+    @Flag(
+        help:
+            "Read each final link's domain claims (apple-app-site-association, assetlinks.json): /v1/resolve lists the claimed apps as universal-link and app-link openings unless a request says claims=false."
+    )
+    var claims = false
+
     @OptionGroup var scriptRequests: ScriptRequestLimit
 
     @OptionGroup var hostLimits: HostLimitOptions
@@ -119,9 +128,15 @@ struct ServeCommand: AsyncParsableCommand {
             cacheMaxAge: .seconds(cacheMaxAge)
         )
         settings.hostLimits = hostLimits.limits
+        settings.upstream = try connection.liveFetcher(
+            policy: connection.policy(allowPrivateAddresses: allowPrivateAddresses)
+        )
+        if claims { settings.openingStages = [DomainClaimsStage()] }
         settings.choices = try choices.map(Self.openChoices)
         settings.userLayer = userLayer
-        if let loaded = try await cleaning.catalog(store: CleanCommand.store(fetcher: offline ? nil : catalogFetcher)) {
+        if let loaded = try await cleaning.catalog(
+            store: CleanCommand.store(fetcher: offline ? nil : try catalogFetcher())
+        ) {
             settings.cleaner = LinkCleaner(catalog: loaded.catalog)
         }
         settings.allowsReferralMarketing = cleaning.allowReferralMarketing
@@ -156,8 +171,8 @@ extension ServeCommand {
     }
 
     /// The fetcher a URL catalog is downloaded with: the server's own policy.
-    var catalogFetcher: any LinkFetching {
-        LiveFetcher(policy: NetworkPolicy(allowPrivateAddresses: allowPrivateAddresses))
+    func catalogFetcher() throws(CommandFailure) -> any LinkFetching {
+        try connection.liveFetcher(policy: connection.policy(allowPrivateAddresses: allowPrivateAddresses))
     }
 
     /// The `--choices` store, created when missing; one that cannot be used stops the command with its reason.

@@ -43,6 +43,19 @@ import Testing
         var userAction = Opening(kind: .action, app: app, title: "Mine", url: "a://x", rule: "/actions/0/formats/0")
         userAction.layer = .user
         userAction.preferred = OpeningPreference(by: .rememberedSite, reason: Self.awkward)
+        // A claimed app the manifest does not name: no scheme is written; the claim names its file.
+        var claimed = Opening(
+            kind: .universalLink,
+            app: OpeningApp(identifier: "com.example.app", name: "com.example.app", scheme: ""),
+            title: "Universal link",
+            url: "https://example.com/buy/1",
+            rule: "/applinks/details/0/components/1"
+        )
+        claimed.claim = OpeningClaim(
+            file: "https://example.com/.well-known/apple-app-site-association" + Self.awkward,
+            rule: "/applinks/details/0/components/1",
+            age: 42
+        )
         let resolution = Resolution(
             input: Self.awkward,
             unwrapped: "https://a.example/\u{0}x",
@@ -69,6 +82,7 @@ import Testing
                 ),
                 preview,
                 userAction,
+                claimed,
             ],
             timedOutRules: ["/actions/9", "/actions/a~0b"],
             notices: [
@@ -78,6 +92,8 @@ import Testing
         )
         #expect(try Self.written(resolution) == Self.encoded(resolution))
         #expect(try Self.written(resolution).contains(#""notices":[{"code":"E_REMEMBERED_APP_UNAVAILABLE","#))
+        #expect(try Self.written(resolution).contains(#""appName":"com.example.app","claim":{"age":42,"file":"#))
+        #expect(try !Self.written(resolution).contains(#""scheme":"""#))
         let empty = Resolution(input: "", unwrapped: "")
         #expect(try Self.written(empty) == Self.encoded(empty))
         // No notices: no key, either way.

@@ -14,7 +14,7 @@ import Testing
         .headers: "match.headers", .browsers: "match.includeBrowsers", .previews: "match.includePreviews",
         .regexTimeLimit: "match.budget.perRegex", .regexTimeShare: "match.budget.perResolution",
         .scripts: "runsScripts", .timeout: "timeLimit", .trace: "trace", .maximumLinkLength: "maximumLinkLength",
-        .clean: "cleansLinks", .referralMarketing: "allowsReferralMarketing",
+        .clean: "cleansLinks", .referralMarketing: "allowsReferralMarketing", .claims: "includesClaims",
     ]
 
     /// A change of each field.
@@ -33,6 +33,7 @@ import Testing
         .maximumLinkLength: { $0.maximumLinkLength = 100 },
         .clean: { $0.cleansLinks = false },
         .referralMarketing: { $0.allowsReferralMarketing = true },
+        .claims: { $0.includesClaims = false },
     ]
 
     /// The stored properties of a value, through the option structs it nests, as dotted paths.

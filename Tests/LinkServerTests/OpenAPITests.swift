@@ -92,6 +92,7 @@ import Testing
             let expected: [(String, String, [String])] = [
                 ("/v1/resolve", "get", ["200", "400", "414"]), ("/v1/resolve", "post", ["200", "400", "413"]),
                 ("/v1/explain", "get", ["200", "400", "414"]), ("/v1/choose", "get", ["200", "400", "404"]),
+                ("/v1/claims", "get", ["200", "400", "404", "414", "503"]),
                 ("/v1/xcallback/parse", "post", ["200", "400", "413"]), ("/v1/choices/sites", "get", ["200", "404"]),
                 ("/v1/choices/sites/{host}", "put", ["200", "400", "404", "413"]),
                 ("/v1/choices/sites/{host}", "delete", ["200", "400", "404"]),
@@ -121,6 +122,8 @@ import Testing
         (.post, "/v1/resolve", #"{"urls": [1]}"#, 400),
         (.post, "/v1/resolve", #"{"urls": ["a", "b", "c", "d", "e", "f"]}"#, 413),
         (.get, "/v1/explain?url=https%3A%2F%2Fwww.google.com%2Furl%3Fq%3Dhttps%3A%2F%2Ftwitter.com%2Fjack", nil, 200),
+        // A server without --claims does not read a domain's claims.
+        (.get, "/v1/claims?url=https%3A%2F%2Fexample.com%2F", nil, 404),
         (.get, "/v1/apps", nil, 200),
         (.get, "/v1/tests", nil, 200),
         (.get, "/v1/choose?type=twitter&action=show_profile&param=profile_screenname%3Djack", nil, 200),

@@ -67,6 +67,44 @@ import Testing
         }
     }
 
+    /// With `serve --claims`, a link its domain claims shows the universal-link and app-link openings with their claim,
+    /// and the explanation lists each file with every claim and exclusion: the page as chromium renders it, over a
+    /// live server whose network reaches a loopback TLS stand-in for `https://example.com`.
+    @Test(.enabled(if: Chromium.isRequired, Chromium.skipReason))
+    func aPersonSeesTheClaims() async throws {
+        let browser = try #require(Chromium.path, "chromium must be installed on CI (scripts/test installs it)")
+        let site = try await ClaimsTestSite.start()
+        defer { Task { await site.stop() } }
+        let server = try await ClaimsRoutesTests.server(site: site)
+        let app = await server.application()
+        let profile = FileManager.default.temporaryDirectory.appendingPathComponent("chromium-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: profile) }
+        try await app.test(.live) { client in
+            let page = "http://127.0.0.1:\(try #require(client.port))/?url=https%3A%2F%2Fexample.com%2Fbuy%2F42"
+            let dom = try await Self.run(
+                browser,
+                [
+                    "--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+                    "--user-data-dir=\(profile.path)", "--virtual-time-budget=30000", "--dump-dom", page,
+                ]
+            )
+            #expect(dom.contains(#"data-kind="universal-link""#), "\(dom.suffix(2000))")
+            #expect(dom.contains(#"data-kind="app-link""#))
+            #expect(
+                dom.contains(
+                    "claim /applinks/details/0/components/1 in https://example.com/.well-known/apple-app-site-association (age 0 s)"
+                )
+            )
+            #expect(
+                dom.contains(
+                    "Claims: https://example.com/.well-known/apple-app-site-association (apple-app-site-association): age 0 s"
+                )
+            )
+            #expect(dom.contains("↳ ABCDE12345.com.example.app: match by /applinks/details/0/components/1"))
+            #expect(dom.contains("intent://example.com/buy/42#Intent;scheme=https;package=com.example.android;end"))
+        }
+    }
+
     /// What the harness saw, against what a person should see.
     static func check(_ report: [String: Any]) throws {
         let resolve = try #require(report["resolve"] as? [String: Any])

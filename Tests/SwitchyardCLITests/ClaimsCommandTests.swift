@@ -90,10 +90,10 @@ import Testing
         #expect(decision["rule"] as? String == "/applinks/details/0/components/0")
     }
 
-    @Test func needsTheFilesUntilFetchingLands() async {
-        let outcome = await InProcessCommand.run(["claims", "https://example.com/buy/1"])
+    @Test func offlineItNeedsTheFiles() async {
+        let outcome = await InProcessCommand.run(["claims", "https://example.com/buy/1", "--offline"])
         #expect(outcome.status == 2)
-        #expect(outcome.stderr.hasPrefix("error: claims needs the site's files"))
+        #expect(outcome.stderr.hasPrefix("error: claims without --aasa or --assetlinks fetches the site's files"))
     }
 
     @Test func refusesAFileThatIsNotJSON() async throws {

@@ -1,6 +1,7 @@
 import NIOCore
 import NIOHTTP1
 import NIOPosix
+import NIOSSL
 import Synchronization
 
 /// A small HTTP/1.1 server on 127.0.0.1 with an ephemeral port, for tests of every module.
@@ -15,26 +16,40 @@ import Synchronization
 /// ```
 /// The handler decides status, headers, body (fixed, streamed or endless) and an optional delay before the
 /// answer (for timeout tests). HEAD gets the head without the body. Every request is logged.
+///
+/// With `tls:` it speaks https with a certificate of ``TestCertificates``: a client reaches it as
+/// `https://example.com/…` through `--connect-to example.com:443:127.0.0.1:PORT` (``connectTo(host:)``) and trusts
+/// the test authority.
 public final class LoopbackHTTPServer: Sendable {
     typealias Connection = NIOAsyncChannel<HTTPServerRequestPart, HTTPServerResponsePart>
 
     /// The port the server listens on.
     public let port: Int
-    /// `http://127.0.0.1:PORT`, without a trailing slash.
-    public var baseURL: String { "http://127.0.0.1:\(port)" }
+    /// Whether it speaks TLS.
+    public let isTLS: Bool
+    /// `http://127.0.0.1:PORT` (`https://` with TLS), without a trailing slash.
+    public var baseURL: String { "\(isTLS ? "https" : "http")://127.0.0.1:\(port)" }
+
+    /// The `--connect-to` value that sends requests for `https://HOST/` (port 443) here.
+    public func connectTo(host: String = "example.com") -> String { "\(host):443:127.0.0.1:\(port)" }
 
     private let channel: any Channel
     private let serving: Task<Void, Never>
     private let log: RequestLog
 
-    /// Starts a server that answers every request with `handler`.
+    /// Starts a server that answers every request with `handler`; with `tls`, over TLS with its certificate.
     public static func start(
+        tls: TestCertificates? = nil,
         _ handler: @escaping @Sendable (Request) async -> Response
     ) async throws -> LoopbackHTTPServer {
+        let context = try tls?.serverContext()
         let server = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
             .bind(host: "127.0.0.1", port: 0) { channel in
                 channel.eventLoop.makeCompletedFuture {
+                    if let context {
+                        try channel.pipeline.syncOperations.addHandler(NIOSSLServerHandler(context: context))
+                    }
                     // Header validation is off so tests can send hostile headers (raw non-ASCII Location).
                     try channel.pipeline.syncOperations.configureHTTPServerPipeline(withOutboundHeaderValidation: false)
                     return try Connection(wrappingChannelSynchronously: channel)
@@ -44,7 +59,7 @@ public final class LoopbackHTTPServer: Sendable {
             try? await server.channel.close()
             throw LoopbackHTTPServerError(message: "the loopback server bound no port")
         }
-        return LoopbackHTTPServer(server: server, port: port, handler: handler)
+        return LoopbackHTTPServer(server: server, port: port, isTLS: tls != nil, handler: handler)
     }
 
     /// Starts a server whose paths redirect as `redirects` says (`"/short/a": ("/short/b", 301)`), and answer 404
@@ -60,10 +75,12 @@ public final class LoopbackHTTPServer: Sendable {
     private init(
         server: NIOAsyncChannel<Connection, Never>,
         port: Int,
+        isTLS: Bool,
         handler: @escaping @Sendable (Request) async -> Response
     ) {
         let log = RequestLog()
         self.port = port
+        self.isTLS = isTLS
         self.channel = server.channel
         self.log = log
         self.serving = Task {

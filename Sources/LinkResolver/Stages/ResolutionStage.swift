@@ -32,15 +32,23 @@ public struct ResolverStages: Sendable {
     /// Run on every link before the redirect rules and the matcher see it, in order, unless the request says
     /// `cleansLinks: false`.
     public var cleaning: [any LinkCleaningStage]
+    /// Run on the final link, beside the scripts, each adding openings (the domain's claims), unless the request says
+    /// `includesClaims: false`.
+    public var openings: [any LinkOpeningStage]
     /// Run over the finished openings, in order.
     public var decisions: [any OpeningDecisionStage]
 
     /// Creates the stages (none by default: the resolver is the rules, the scripts and the network alone).
-    public init(cleaning: [any LinkCleaningStage] = [], decisions: [any OpeningDecisionStage] = []) {
+    public init(
+        cleaning: [any LinkCleaningStage] = [],
+        openings: [any LinkOpeningStage] = [],
+        decisions: [any OpeningDecisionStage] = []
+    ) {
         self.cleaning = cleaning
+        self.openings = openings
         self.decisions = decisions
     }
 
     /// Every stage, in the order the resolution meets them.
-    public var all: [any ResolutionStage] { cleaning + decisions }
+    public var all: [any ResolutionStage] { cleaning + openings + decisions }
 }

@@ -94,6 +94,17 @@ function renderSteps(resolution) {
   const actions = resolution.trace ? resolution.trace.actions : [];
   const candidates = actions.filter((action) => action.verdict !== "not a candidate").length;
   steps.append(el("p", { class: "step" }, `Matcher: ${candidates} of ${actions.length} actions were candidates; ${resolution.openings.length} openings.`));
+  // The final link's domain claims (serve --claims): each file, with every claim and exclusion and its rule, or why
+  // it gave none.
+  for (const file of (resolution.trace && resolution.trace.claims) || []) {
+    const what = file.problem ? `no claims: ${file.problem}` : `age ${file.age || 0} s`;
+    steps.append(el("p", { class: "step claims-file" }, `Claims: ${file.url} (${file.kind}): ${what}`));
+    for (const claim of file.claims) {
+      const app = claim.manifestApp ? `${claim.app} (${claim.manifestApp})` : claim.app;
+      steps.append(el("p", { class: "step claim" }, `↳ ${app}: ${claim.outcome}${claim.rule ? ` by ${claim.rule}` : ""}`));
+    }
+    for (const note of file.notes) steps.append(el("p", { class: "step claim-note" }, `↳ note: ${note}`));
+  }
 }
 
 // What an opening gives: its native URL as a link, or why there is none (an error reads as an error, not a URL).
@@ -110,7 +121,9 @@ function openingItem(opening) {
     el("div", {},
       el("div", {}, el("span", { class: "name" }, opening.appName || opening.title), el("span", { class: "kind" }, `${opening.kind} · ${opening.title}`)),
       nativePart(opening),
-      el("div", { class: "rule" }, `rule ${opening.rule}`)));
+      el("div", { class: "rule" }, opening.claim
+        ? `claim ${opening.claim.rule} in ${opening.claim.file} (age ${opening.claim.age} s)`
+        : `rule ${opening.rule}`)));
 }
 
 // App actions (and previews) first; the browsers, which open any web link, in their own group, collapsed.
