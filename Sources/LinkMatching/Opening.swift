@@ -47,7 +47,13 @@ public struct Opening: Sendable, Equatable {
     /// Why this opening is the one to use first, when the user said so (nil otherwise).
     public var preferred: OpeningPreference? = nil
     /// For `universal-link` and `app-link` openings: the claims file whose rule gave it, and its age.
-    public var claim: OpeningClaim? = nil
+    public var claim: OpeningClaim? {
+        get { claimStorage?.claim }
+        set { claimStorage = newValue.map(ClaimStorage.init) }
+    }
+    /// ``claim``, out of line: only claimed openings have one, and every opening the matcher makes is moved and
+    /// copied, so a claim held inline (some 40 bytes more per opening) slowed every resolution.
+    var claimStorage: ClaimStorage? = nil
 
     // No initialiser in this body: the matcher builds openings with the synthesized memberwise one, which the
     // optimiser moves straight into the result array; with an explicit initialiser every appended opening was
@@ -104,6 +110,17 @@ public struct OpeningPreference: Sendable, Equatable, Codable {
         self.by = by
         self.reason = reason
     }
+}
+
+/// An opening's claim, held out of line (see ``Opening/claim``).
+final class ClaimStorage: Sendable, Equatable {
+    let claim: OpeningClaim
+
+    init(_ claim: OpeningClaim) {
+        self.claim = claim
+    }
+
+    static func == (lhs: ClaimStorage, rhs: ClaimStorage) -> Bool { lhs.claim == rhs.claim }
 }
 
 /// Where a claimed opening comes from: `{"file", "rule", "age"}`, the claims file's URL, the rule as a JSON pointer into

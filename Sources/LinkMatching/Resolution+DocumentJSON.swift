@@ -6,7 +6,7 @@ import LinkRules
 
 extension Resolution: DocumentWritable {
     /// `input, notices (when not empty), openings, steps, timedOutRules, trace (when asked for), unwrapped`.
-    public func writeDocumentMembers(to writer: inout some DocumentMemberWriter) {
+    public func writeDocumentMembers(to writer: inout DocumentMemberWriter) {
         writer.write("input", input)
         if !notices.isEmpty { writer.write("notices", notices) }
         writer.write("openings", openings)
@@ -25,7 +25,7 @@ extension Resolution: DocumentWritable {
 extension Opening: DocumentWritable {
     /// The flat opening: the app's fields beside the opening's own; `url` is an explicit null when absent, other
     /// missing fields (an empty scheme among them) are left out.
-    public func writeDocumentMembers(to writer: inout some DocumentMemberWriter) {
+    public func writeDocumentMembers(to writer: inout DocumentMemberWriter) {
         writer.write("app", app?.identifier)
         writer.write("appName", app?.name)
         writer.write("canSave", canSave)
@@ -52,7 +52,7 @@ extension Opening: DocumentWritable {
 
 extension UnwrapStep: DocumentWritable {
     /// `details, from, kind, layer, location, refused, rule, to`, the absent ones left out.
-    public func writeDocumentMembers(to writer: inout some DocumentMemberWriter) {
+    public func writeDocumentMembers(to writer: inout DocumentMemberWriter) {
         writer.write("details", details)
         writer.write("from", from)
         writer.write("kind", kind.rawValue)
@@ -71,7 +71,7 @@ extension UnwrapStep: DocumentWritable {
 
 extension ResolutionNotice: DocumentWritable {
     /// `code, message`.
-    public func writeDocumentMembers(to writer: inout some DocumentMemberWriter) {
+    public func writeDocumentMembers(to writer: inout DocumentMemberWriter) {
         writer.write("code", code)
         writer.write("message", message)
     }
@@ -84,7 +84,7 @@ extension ResolutionNotice: DocumentWritable {
 
 extension OpeningError: DocumentWritable {
     /// `code, message`.
-    public func writeDocumentMembers(to writer: inout some DocumentMemberWriter) {
+    public func writeDocumentMembers(to writer: inout DocumentMemberWriter) {
         writer.write("code", code)
         writer.write("message", message)
     }
@@ -97,7 +97,7 @@ extension OpeningError: DocumentWritable {
 
 extension OpeningPreference: DocumentWritable {
     /// `by, reason`.
-    public func writeDocumentMembers(to writer: inout some DocumentMemberWriter) {
+    public func writeDocumentMembers(to writer: inout DocumentMemberWriter) {
         writer.write("by", by.rawValue)
         writer.write("reason", reason)
     }
@@ -110,7 +110,7 @@ extension OpeningPreference: DocumentWritable {
 
 extension OpeningClaim: DocumentWritable {
     /// `age, file, rule`.
-    public func writeDocumentMembers(to writer: inout some DocumentMemberWriter) {
+    public func writeDocumentMembers(to writer: inout DocumentMemberWriter) {
         writer.write("age", age)
         writer.write("file", file)
         writer.write("rule", rule.description)

@@ -26,12 +26,12 @@ public enum DocumentEncoder {
     public static func document(_ value: some Encodable, pretty: Bool = false) throws(EncodingError) -> Data {
         // The documents a server writes most write themselves, to the same bytes (see DocumentJSON).
         if !pretty, let writable = value as? any DocumentWritable {
-            var json = DocumentJSON()
-            json.openObject()
-            json.write("version", SwitchyardVersion.current)
-            writable.writeDocumentMembers(to: &json)
-            json.closeObject()
-            if !json.failed { return Data(json.bytes) }
+            var writer = DocumentMemberWriter()
+            writer.json.openObject()
+            writer.write("version", SwitchyardVersion.current)
+            writable.writeDocumentMembers(to: &writer)
+            writer.json.closeObject()
+            if !writer.json.failed { return Data(writer.json.bytes) }
         }
         let body: Data
         do {

@@ -11,7 +11,7 @@ import Foundation
 public struct DocumentJSON: Sendable {
     /// The text so far.
     public private(set) var bytes: [UInt8] = []
-    /// Whether a member written through `Encodable` (``DocumentMemberWriter/write(_:encodable:)``) could not be
+    /// Whether a member written through `Encodable` (``encoded(_:)``) could not be
     /// encoded: the text is then incomplete, and the document must go through `JSONEncoder`, which throws.
     public private(set) var failed = false
     /// Whether the next member or element of the open container is its first.
@@ -124,59 +124,10 @@ public struct DocumentJSON: Sendable {
     }
 }
 
-extension DocumentJSON: DocumentMemberWriter {
-    /// `"key":"value"`.
-    public mutating func write(_ key: StaticString, _ value: String) {
-        self.key(key)
-        string(value)
-    }
-
-    /// `"key":value`.
-    public mutating func write(_ key: StaticString, _ value: Int) {
-        self.key(key)
-        int(value)
-    }
-
-    /// `"key":true` or `false`.
-    public mutating func write(_ key: StaticString, _ value: Bool) {
-        self.key(key)
-        bool(value)
-    }
-
-    /// `"key":null`.
-    public mutating func writeNull(_ key: StaticString) {
-        self.key(key)
-        null()
-    }
-
-    /// `"key":{…}`, the object's members from its own description.
-    public mutating func write(_ key: StaticString, _ value: some DocumentWritable) {
-        self.key(key)
-        openObject()
-        value.writeDocumentMembers(to: &self)
-        closeObject()
-    }
-
-    /// `"key":[{…},…]`.
-    public mutating func write(_ key: StaticString, _ values: [some DocumentWritable]) {
-        self.key(key)
-        array(values) { value, json in
-            json.openObject()
-            value.writeDocumentMembers(to: &json)
-            json.closeObject()
-        }
-    }
-
-    /// `"key":["…",…]`.
-    public mutating func write(_ key: StaticString, _ values: [String]) {
-        self.key(key)
-        array(values) { $1.string($0) }
-    }
-
-    /// `"key":…` as `JSONEncoder` writes the value with the documents' settings (a part that is written rarely, such
-    /// as an explanation's trace).
-    public mutating func write(_ key: StaticString, encodable value: some Encodable) {
-        self.key(key)
+extension DocumentJSON {
+    /// A value as `JSONEncoder` writes it with the documents' settings; `null`, and ``failed`` set, when it cannot be
+    /// encoded.
+    public mutating func encoded(_ value: some Encodable) {
         guard let encoded = try? DocumentEncoder.json().encode(value) else {
             failed = true
             null()

@@ -4,7 +4,7 @@
 ///
 /// ```swift
 /// extension Notice: DocumentWritable {
-///     func writeDocumentMembers(to writer: inout some DocumentMemberWriter) {
+///     func writeDocumentMembers(to writer: inout DocumentMemberWriter) {
 ///         writer.write("code", code)      // keys in ascending order
 ///         writer.write("message", message)
 ///     }
@@ -14,39 +14,110 @@
 public protocol DocumentWritable: Encodable {
     /// Writes the members of the object (not its braces), keys in ascending byte order, absent optional members
     /// left out.
-    func writeDocumentMembers(to writer: inout some DocumentMemberWriter)
+    func writeDocumentMembers(to writer: inout DocumentMemberWriter)
 }
 
 extension DocumentWritable {
     /// Encodes the members ``writeDocumentMembers(to:)`` gives into `encoder`: what a type's `encode(to:)` calls.
     public func encodeDocument(to encoder: any Encoder) throws {
-        var writer = EncoderMemberWriter(container: encoder.container(keyedBy: DocumentKey.self))
+        let target = DocumentEncodingTarget(container: encoder.container(keyedBy: DocumentKey.self))
+        var writer = DocumentMemberWriter(encodingInto: target)
         writeDocumentMembers(to: &writer)
-        if let error = writer.error { throw error }
+        if let error = target.error { throw error }
     }
 }
 
-/// Where a document's description writes its members (``DocumentJSON``, or an `Encoder`).
-public protocol DocumentMemberWriter {
-    /// A string member.
-    mutating func write(_ key: StaticString, _ value: String)
-    /// An integer member.
-    mutating func write(_ key: StaticString, _ value: Int)
-    /// A Boolean member.
-    mutating func write(_ key: StaticString, _ value: Bool)
-    /// A member whose value is `null`.
-    mutating func writeNull(_ key: StaticString)
-    /// An object member, described by the value itself.
-    mutating func write(_ key: StaticString, _ value: some DocumentWritable)
-    /// An array of objects.
-    mutating func write(_ key: StaticString, _ values: [some DocumentWritable])
-    /// An array of strings.
-    mutating func write(_ key: StaticString, _ values: [String])
-    /// A member written through its own `Encodable` conformance (for parts that are written rarely).
-    mutating func write(_ key: StaticString, encodable value: some Encodable)
-}
+/// Where a document's description writes its members: a ``DocumentJSON`` text (the server's hot path), or an
+/// `Encoder`'s keyed container (``DocumentWritable/encodeDocument(to:)``).
+///
+/// A concrete type rather than a protocol, so that a description is compiled once for both and the hot path needs
+/// no generic metadata at run time: a description written over a generic writer cost about a tenth of a warm
+/// request in the service benchmark (`_swift_getGenericMetadata` for each member, across modules).
+public struct DocumentMemberWriter {
+    /// The text written so far, when writing JSON directly.
+    public var json: DocumentJSON
+    /// The encoder's container, when writing through `Encodable`.
+    @usableFromInline let encoding: DocumentEncodingTarget?
 
-extension DocumentMemberWriter {
+    /// A writer that appends to `json`.
+    public init(json: DocumentJSON = DocumentJSON()) {
+        self.json = json
+        encoding = nil
+    }
+
+    init(encodingInto target: DocumentEncodingTarget) {
+        json = DocumentJSON(capacity: 0)
+        encoding = target
+    }
+
+    /// A string member.
+    public mutating func write(_ key: StaticString, _ value: String) {
+        if let encoding { return encoding.encode(value, key) }
+        json.key(key)
+        json.string(value)
+    }
+
+    /// An integer member.
+    public mutating func write(_ key: StaticString, _ value: Int) {
+        if let encoding { return encoding.encode(value, key) }
+        json.key(key)
+        json.int(value)
+    }
+
+    /// A Boolean member.
+    public mutating func write(_ key: StaticString, _ value: Bool) {
+        if let encoding { return encoding.encode(value, key) }
+        json.key(key)
+        json.bool(value)
+    }
+
+    /// A member whose value is `null`.
+    public mutating func writeNull(_ key: StaticString) {
+        if let encoding { return encoding.encodeNull(key) }
+        json.key(key)
+        json.null()
+    }
+
+    /// An object member, described by the value itself.
+    @inlinable
+    public mutating func write<Value: DocumentWritable>(_ key: StaticString, _ value: Value) {
+        if let encoding { return encoding.encode(value, key) }
+        json.key(key)
+        json.openObject()
+        value.writeDocumentMembers(to: &self)
+        json.closeObject()
+    }
+
+    /// An array of objects.
+    @inlinable
+    public mutating func write<Value: DocumentWritable>(_ key: StaticString, _ values: [Value]) {
+        if let encoding { return encoding.encode(values, key) }
+        json.key(key)
+        json.openArray()
+        for value in values {
+            json.element()
+            json.openObject()
+            value.writeDocumentMembers(to: &self)
+            json.closeObject()
+        }
+        json.closeArray()
+    }
+
+    /// An array of strings.
+    public mutating func write(_ key: StaticString, _ values: [String]) {
+        if let encoding { return encoding.encode(values, key) }
+        json.key(key)
+        json.array(values) { $1.string($0) }
+    }
+
+    /// A member written through its own `Encodable` conformance (for parts that are written rarely, such as an
+    /// explanation's trace): in JSON, as `JSONEncoder` writes the value with the documents' settings.
+    public mutating func write(_ key: StaticString, encodable value: some Encodable) {
+        if let encoding { return encoding.encode(value, key) }
+        json.key(key)
+        json.encoded(value)
+    }
+
     /// A string member, left out when nil.
     public mutating func write(_ key: StaticString, _ value: String?) {
         if let value { write(key, value) }
@@ -63,7 +134,8 @@ extension DocumentMemberWriter {
     }
 
     /// An object member, left out when nil.
-    public mutating func write(_ key: StaticString, _ value: (some DocumentWritable)?) {
+    @inlinable
+    public mutating func write<Value: DocumentWritable>(_ key: StaticString, _ value: Value?) {
         if let value { write(key, value) }
     }
 
@@ -97,36 +169,24 @@ struct DocumentKey: CodingKey {
 }
 
 /// A document's description written into an `Encoder`'s keyed container; the first error is kept and thrown by
-/// ``DocumentWritable/encodeDocument(to:)``.
-struct EncoderMemberWriter: DocumentMemberWriter {
+/// ``DocumentWritable/encodeDocument(to:)``. A class, so that a writer holding it stays a plain value.
+@usableFromInline
+final class DocumentEncodingTarget {
     var container: KeyedEncodingContainer<DocumentKey>
     var error: (any Error)?
 
-    private mutating func attempt(_ body: (inout KeyedEncodingContainer<DocumentKey>) throws -> Void) {
-        guard error == nil else { return }
-        do { try body(&container) } catch { self.error = error }
+    init(container: KeyedEncodingContainer<DocumentKey>) {
+        self.container = container
     }
 
-    mutating func write(_ key: StaticString, _ value: String) {
-        attempt { try $0.encode(value, forKey: DocumentKey(key)) }
+    @usableFromInline
+    func encode(_ value: some Encodable, _ key: StaticString) {
+        guard error == nil else { return }
+        do { try container.encode(value, forKey: DocumentKey(key)) } catch { self.error = error }
     }
-    mutating func write(_ key: StaticString, _ value: Int) {
-        attempt { try $0.encode(value, forKey: DocumentKey(key)) }
-    }
-    mutating func write(_ key: StaticString, _ value: Bool) {
-        attempt { try $0.encode(value, forKey: DocumentKey(key)) }
-    }
-    mutating func writeNull(_ key: StaticString) { attempt { try $0.encodeNil(forKey: DocumentKey(key)) } }
-    mutating func write(_ key: StaticString, _ value: some DocumentWritable) {
-        attempt { try $0.encode(value, forKey: DocumentKey(key)) }
-    }
-    mutating func write(_ key: StaticString, _ values: [some DocumentWritable]) {
-        attempt { try $0.encode(values, forKey: DocumentKey(key)) }
-    }
-    mutating func write(_ key: StaticString, _ values: [String]) {
-        attempt { try $0.encode(values, forKey: DocumentKey(key)) }
-    }
-    mutating func write(_ key: StaticString, encodable value: some Encodable) {
-        attempt { try $0.encode(value, forKey: DocumentKey(key)) }
+
+    func encodeNull(_ key: StaticString) {
+        guard error == nil else { return }
+        do { try container.encodeNil(forKey: DocumentKey(key)) } catch { self.error = error }
     }
 }

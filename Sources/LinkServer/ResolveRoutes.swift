@@ -75,6 +75,9 @@ struct ResolveRoutes {
     /// The query string as a resolve request, from the server's defaults (``ServerConfiguration/requestDefaults``):
     /// a field that does not fit is `400` with its code (`E_PLATFORM`, `E_SOURCE_APP`, `E_CLEAN`, …).
     func resolveRequest(_ request: Request, context: some RequestContext) throws -> ResolveRequest {
+        // Most queries name only the link: their request is the server's defaults, without a decoder's tree.
+        let parameters = request.uri.queryParameters
+        if parameters.count == 1, parameters["url"] != nil { return limited(configuration.requestDefaults) }
         let decoder = URLEncodedFormDecoder(userInfo: [
             ResolveRequest.defaultsKey: configuration.requestDefaults, ResolveRequest.textFieldsKey: true,
         ])
