@@ -6,7 +6,11 @@ in the shape the v5 manifest's scripts read (song.link's `linksByPlatform`, `ent
 `thumbnail_url`, …) and `Cache-Control: max-age=300`, keeps connections alive, and counts requests by their first
 path segment (the upstream host the manifest copy named). `GET /__counts` answers the counts at once, as JSON.
 
-    python3 standin.py PORT_FILE [LATENCY_SECONDS=0.05]
+Given a certificate and its key, it also listens with TLS (its port written to TLS_PORT_FILE), standing in for the
+hosts of the links themselves (open.spotify.com, …: the server is pointed at it with --connect-to): those requests,
+the HEAD lookups of the manifest's `headers` rules, are counted as `link:HOST` from their Host header.
+
+    python3 standin.py PORT_FILE [LATENCY_SECONDS=0.05 [TLS_PORT_FILE CERT_PEM KEY_PEM]]
 """
 import asyncio
 import collections
@@ -39,7 +43,7 @@ def body_for(path):
 counts = collections.Counter()
 
 
-async def handle(reader, writer, latency):
+async def handle(reader, writer, latency, by_host=False):
     try:
         while True:
             line = await reader.readline()
@@ -50,6 +54,7 @@ async def handle(reader, writer, latency):
                 break
             target = parts[1]
             close = False
+            host = "-"
             while True:
                 header = await reader.readline()
                 if header in (b"\r\n", b"\n", b""):
@@ -57,12 +62,14 @@ async def handle(reader, writer, latency):
                 name, _, value = header.decode("latin-1").partition(":")
                 if name.strip().lower() == "connection" and value.strip().lower() == "close":
                     close = True
+                if name.strip().lower() == "host":
+                    host = value.strip().split(":")[0]
             path = target.split("?")[0]
             if path == "/__counts":
                 body = json.dumps(counts).encode()
                 headers = "Content-Type: application/json\r\nCache-Control: no-store\r\n"
             else:
-                segment = path.strip("/").split("/")[0] or "-"
+                segment = "link:" + host if by_host else path.strip("/").split("/")[0] or "-"
                 counts[segment] += 1
                 await asyncio.sleep(latency)
                 body = body_for(path)
@@ -85,6 +92,14 @@ async def main():
     server = await asyncio.start_server(lambda r, w: handle(r, w, latency), "127.0.0.1", 0, backlog=1024)
     with open(port_file, "w") as out:
         out.write(str(server.sockets[0].getsockname()[1]))
+    if len(sys.argv) > 5:
+        import ssl
+        context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+        context.load_cert_chain(sys.argv[4], sys.argv[5])
+        tls = await asyncio.start_server(lambda r, w: handle(r, w, latency, by_host=True), "127.0.0.1", 0,
+                                         backlog=1024, ssl=context)
+        with open(sys.argv[3], "w") as out:
+            out.write(str(tls.sockets[0].getsockname()[1]))
     async with server:
         await server.serve_forever()
 
