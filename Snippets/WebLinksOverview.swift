@@ -5,10 +5,11 @@
 import WebLinks
 
 // The scheme and host are lower-cased, the host in punycode and without its trailing dot, the default port dropped;
-// the path, query and fragment keep their letters and escapes, valid or not.
+// non-ASCII characters in the path, query and fragment are percent-encoded, their letters and escapes (valid or not)
+// are kept.
 let link = try Link("  HTTPS://Bücher.Example.:443/Straße?q=%zz \n")
 print(link)
-// → https://xn--bcher-kva.example/Straße?q=%zz
+// → https://xn--bcher-kva.example/Stra%C3%9Fe?q=%zz
 print(link.scheme, link.host, link.effectivePort)
 // → https xn--bcher-kva.example 443
 
