@@ -39,7 +39,7 @@ for text in refused {
     }
 }
 // → empty the link is empty [E_EMPTY_INPUT]
-// → notAbsolute "example.com/page" is not an absolute URL: it needs a scheme such as https: [E_NOT_ABSOLUTE]
+// → notAbsolute "example.com/page" is not an absolute URL: it needs a scheme such as https; did you mean "https://example.com/page"? [E_NOT_ABSOLUTE]
 // → notWebLink only web links are resolved: the scheme "tg" is not http or https [E_NOT_WEB_LINK]
 // → userinfo the link has a user name before its host ("a@b@example.com"): the part before '@' can be made to look like the host, so such links are refused [E_USERINFO]
 // → badPort the port "99999" is not a number from 0 to 65535 [E_BAD_PORT]

@@ -30,10 +30,7 @@ struct LinkParser {
             throw LinkError(code: .controlCharacter, message: "the link \(problem)")
         }
         guard let colon = link.firstIndex(of: ":"), Self.isScheme(link[..<colon]) else {
-            throw LinkError(
-                code: .notAbsolute,
-                message: "\"\(Self.preview(link))\" is not an absolute URL: it needs a scheme such as https:"
-            )
+            throw missingScheme(link)
         }
         let scheme = link[..<colon].lowercased()
         guard scheme == "http" || scheme == "https" else {
