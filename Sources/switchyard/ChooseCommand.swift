@@ -80,7 +80,7 @@ struct ChooseCommand: AsyncParsableCommand {
     func run() async throws {
         let storePath = store ?? Self.defaultStorePath
         try Self.requireStoreFileIfPresent(storePath)
-        guard let type else { return try siteOptions.run(storePath: storePath, json: json) }
+        guard let type else { return try await siteOptions.run(storePath: storePath, json: json, network: network) }
         var values: [String: String] = [:]
         for text in parameters {
             let (key, value) = try ParameterArgument.split(text, form: "key=value")
@@ -96,8 +96,17 @@ struct ChooseCommand: AsyncParsableCommand {
                 installed: installation,
                 store: try ChoicesStore(path: storePath)
             )
-            if reset { try picker.reset(appType: type) }
-            if let setDefault { try picker.setDefault(appType: type, app: setDefault) }
+            let output = CommandOutput.current
+            let typeName = merged.type(type)?.name ?? type
+            if reset {
+                try picker.reset(appType: type)
+                if !json { output.print("\(typeName) has no default app now: the picker shows") }
+            }
+            if let setDefault {
+                try picker.setDefault(appType: type, app: setDefault)
+                let app = merged.type(type)?.app(setDefault)
+                if !json, let app { output.print("the default \(typeName) app is now \(app.name) (\(app.key))") }
+            }
             model = try action.map { try picker.model(appType: type, action: $0, parameters: values) }
         } catch let error as ChooserError {
             throw CommandFailure(message: "error: \(error.description)\(hint(for: error, type: type))")

@@ -269,3 +269,45 @@ import Testing
         )
     }
 }
+
+/// ``ChoicesStore/requireApp(_:in:)``: the one check of a remembered site's app, for `choose --remember-site` and
+/// `PUT /v1/choices/sites/{host}` alike.
+@Suite struct SiteChoiceAppTests {
+    /// The fixture's apps, a browser and an app named only inline in a format, with a user layer that adds `mine`.
+    static func rules() throws -> RuleSet {
+        let rules = try RuleFixture.rules(
+            actions: #"""
+                [{"title": "Open", "regex": "^https://example\\.com/", "formats": [
+                  {"appId": "alpha", "format": "alpha://open"},
+                  {"app": {"identifier": "inline", "name": "Inline", "scheme": "inline"}, "format": "inline://x"}]}]
+                """#,
+            browsers:
+                #"[{"identifier": "firefox", "name": "Firefox", "scheme": "firefox", "regex": "^https?://", "format": "firefox://open-url?url=$0"}]"#
+        )
+        let layer = try UserLayerLoader().load(
+            #"{"switchyardUserLayer": 1, "apps": [{"identifier": "mine", "name": "Mine", "scheme": "mine"}]}"#,
+            file: "layer.json"
+        )
+        return rules.applying(layer, scriptChecker: nil)
+    }
+
+    @Test(arguments: ["alpha", "inline", "firefox", "mine"])
+    func anAppOfTheRulesOrOfTheLayerIsAccepted(identifier: String) throws {
+        #expect(try ChoicesStore.requireApp(identifier, in: try Self.rules()).identifier == identifier)
+    }
+
+    @Test(arguments: [
+        (
+            "tweetbot",
+            #"the rules have no app "tweetbot" (name an opening's app, as resolve --json and GET /v1/apps list them)"#
+        ),
+        ("Alpha", #"the rules have no app "Alpha"; did you mean "alpha"?"#),
+        ("alhpa", #"the rules have no app "alhpa"; did you mean "alpha"?"#),
+    ])
+    func anUnknownAppIsRefusedByName(identifier: String, message: String) throws {
+        let error = try #require(throws: ChooserError.self) {
+            try ChoicesStore.requireApp(identifier, in: try Self.rules())
+        }
+        #expect(error == ChooserError(.unknownApp, message))
+    }
+}

@@ -193,6 +193,22 @@ import Testing
         #expect(try ChoicesStore(path: folder.store).siteChoices().isEmpty)
     }
 
+    /// The server refuses an unknown app with the chooser's own sentence, the one `choose --remember-site` prints.
+    @Test func anUnknownAppIsRefusedWithTheChoosersSentence() async throws {
+        let folder = try Folder()
+        try await folder.server().application().test(.router) { client in
+            try await client.execute(
+                uri: "/v1/choices/sites/example.com",
+                method: .put,
+                body: ByteBuffer(string: #"{"app": "alhpa"}"#)
+            ) { response in
+                #expect(response.status == .badRequest)
+                let error = try #require(try Self.json(response.body)["error"] as? [String: Any])
+                #expect(error["message"] as? String == #"$.app: the rules have no app "alhpa"; did you mean "alpha"?"#)
+            }
+        }
+    }
+
     @Test func aServerWithoutAStoreSaysHowToGiveOne() async throws {
         let folder = try Folder()
         try await folder.server(withStore: false).application().test(.router) { client in

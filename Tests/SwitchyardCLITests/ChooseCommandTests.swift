@@ -27,7 +27,7 @@ import Testing
         let store = directory.url.appendingPathComponent("choices.sqlite").path
         let set = await Self.choose(["--set-default", "waze"], store: store)
         #expect(set.status == 0, "\(set.stderr)")
-        #expect(set.stdout.isEmpty)
+        #expect(set.stdout == "the default Maps app is now Waze (waze)\n")
         let chosen = await Self.choose(["--action", "search", "--param", "query=tea", "--json"], store: store)
         #expect(chosen.status == 0, "\(chosen.stderr)")
         let model = try #require(try JSONSerialization.jsonObject(with: Data(chosen.stdout.utf8)) as? [String: Any])
