@@ -28,7 +28,9 @@ extension ChoicesStore {
         do {
             choice = try siteChoice(for: link)
         } catch {
-            resolution.notices.append(ResolutionNotice(code: Self.choicesUnreadable, message: error.message))
+            // The store's file is not named: a server's answers carry no path of its own.
+            let message = "the choices store cannot be read, so no remembered choice is applied: \(error.message)"
+            resolution.notices.append(ResolutionNotice(code: Self.choicesUnreadable, message: message))
             return false
         }
         guard let choice else { return true }

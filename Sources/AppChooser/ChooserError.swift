@@ -23,13 +23,17 @@ public struct ChooserError: Error, Sendable, Equatable, CustomStringConvertible 
 
     /// The kind of problem.
     public var code: Code
-    /// One sentence naming the type, action, app or file at fault.
+    /// One sentence naming the type, action, app or site at fault (never the file: see ``file``).
     public var message: String
+    /// The file or folder at fault (a choices store, a catalog file), as it was given; a front end shows it or not
+    /// (the CLI writes `FILE: error: message`, a server keeps its own paths out of its answers).
+    public var file: String?
 
     /// Creates an error.
-    public init(_ code: Code, _ message: String) {
+    public init(_ code: Code, _ message: String, file: String? = nil) {
         self.code = code
         self.message = message
+        self.file = file
     }
 
     /// `message [code]`.

@@ -109,7 +109,7 @@ struct ChooseCommand: AsyncParsableCommand {
             }
             model = try action.map { try picker.model(appType: type, action: $0, parameters: values) }
         } catch let error as ChooserError {
-            throw CommandFailure(message: "error: \(error.description)\(hint(for: error, type: type))")
+            throw CommandFailure(error, hint: hint(for: error, type: type))
         }
         guard let model else {
             if reset || setDefault != nil { return }
@@ -143,7 +143,7 @@ struct ChooseCommand: AsyncParsableCommand {
             merged = try AppCatalog.bundled()
             if let catalog { merged = merged.merging(try AppCatalog.load(directory: URL(fileURLWithPath: catalog))) }
         } catch {
-            throw CommandFailure(message: "error: \(error)")
+            throw CommandFailure(error)
         }
         guard let refreshFrom else { return merged }
         guard let fetcher = try network.fetcher(onlineByDefault: true) else {

@@ -77,7 +77,7 @@ struct ResolutionOptions: ParsableArguments {
         let rules = try userLayerOptions.apply(over: await manifestOptions.loadRules(network: network))
         var stages = ResolverStages()
         if let cleaner = try await cleaning.cleaner(network: network) { stages.cleaning.append(cleaner) }
-        if let store = try choices.open() { stages.decisions.append(store) }
+        if let stage = try choices.stage() { stages.decisions.append(stage) }
         return try network.resolver(for: rules, runsScripts: runsScripts, stages: stages)
     }
 }

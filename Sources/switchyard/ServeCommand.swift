@@ -166,7 +166,7 @@ extension ServeCommand {
         do {
             return try ChoicesStore(path: path)
         } catch {
-            throw CommandFailure(message: "error: \(error.description)")
+            throw CommandFailure(error)
         }
     }
 

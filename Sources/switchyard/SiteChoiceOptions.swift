@@ -100,7 +100,7 @@ struct SiteChoiceOptions: ParsableArguments {
                 output.print("forgotten: \(count, "remembered site")")
             }
         } catch let error as ChooserError {
-            throw CommandFailure(message: "error: \(error.description)")
+            throw CommandFailure(error)
         }
     }
 

@@ -1,3 +1,4 @@
+import AppChooser
 import ArgumentParser
 import Foundation
 import LinkResolver
@@ -102,5 +103,13 @@ extension CommandFailure {
     /// A file or folder the user named that cannot be used: `PATH: error: the WHAT REASON`, status 2.
     init(_ error: UserFileError, what: String) {
         self.init(message: error.message(for: what))
+    }
+
+    /// The chooser's error: `FILE: error: message [CODE]` when a file is at fault (a store, a catalog file), else
+    /// `error: message [CODE]`; `hint` ends the sentence. Status 2.
+    init(_ error: ChooserError, hint: String = "") {
+        self.init(
+            message: "\(error.file.map { "\($0): " } ?? "")error: \(error.message)\(hint) [\(error.code.rawValue)]"
+        )
     }
 }

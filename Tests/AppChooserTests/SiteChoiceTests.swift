@@ -159,7 +159,8 @@ import Testing
         try Data(String(repeating: "not a database\n", count: 100).utf8).write(to: URL(fileURLWithPath: folder.store))
         let error = try #require(throws: ChooserError.self) { try ChoicesStore(path: folder.store) }
         #expect(error.code == .store)
-        #expect(error.message == "\(folder.store): cannot open the choices store: the file is not a SQLite database")
+        #expect(error.message == "cannot open the choices store: the file is not a SQLite database")
+        #expect(error.file == folder.store)
     }
 
     /// Resolving only reads: a store that is not there is an error, never created.
@@ -243,7 +244,7 @@ import Testing
                 ResolutionNotice(
                     code: "E_CHOICES_UNREADABLE",
                     message:
-                        "\(folder.store): cannot read the app remembered for example.com: the database does not have the expected tables (was it written by another program?)"
+                        "the choices store cannot be read, so no remembered choice is applied: cannot read the app remembered for example.com: the database does not have the expected tables (was it written by another program?)"
                 )
             ]
         )

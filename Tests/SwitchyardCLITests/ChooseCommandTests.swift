@@ -97,7 +97,7 @@ import Testing
         #expect(output.status == 2)
         #expect(
             output.stderrLines == [
-                #"error: app type "twitter" has no app "tweetbot" (it has twitter) [E_UNKNOWN_APP]; the catalog is the bundled one: add a Choosy data folder with --catalog DIR, or download the type with --refresh-from URL"#
+                #"error: app type "twitter" has no app "tweetbot" (it has twitter); the catalog is the bundled one: add a Choosy data folder with --catalog DIR, or download the type with --refresh-from URL [E_UNKNOWN_APP]"#
             ]
         )
     }

@@ -264,4 +264,38 @@ import Testing
         let reset = await setup.run(["choose", "--type", "twitter", "--reset"])
         #expect(reset.stdout == "Twitter has no default app now: the picker shows\n", "\(reset.stderr)")
     }
+
+    /// A choices store that cannot be opened is a warning: every resolution goes on without remembered choices, and
+    /// `--no-choices` skips the store altogether.
+    @Test func anUnreadableStoreIsAWarningAndTheResolutionGoesOn() async throws {
+        let setup = try Setup()
+        try FileManager.default.createDirectory(
+            atPath: (setup.defaultStore as NSString).deletingLastPathComponent,
+            withIntermediateDirectories: true
+        )
+        try Data("garbage\n".utf8).write(to: URL(fileURLWithPath: setup.defaultStore))
+        let warning =
+            "warning: the choices store \(setup.defaultStore) cannot be opened (the file is not a SQLite database), so no remembered choice is applied; --no-choices resolves without it [E_CHOICES_UNREADABLE]"
+        let table = await setup.resolve(["https://example.com/"])
+        #expect(table.status == 0)
+        #expect(table.stdout.contains("alpha://open"))
+        #expect(table.stderrLines == [warning])
+        let json = await setup.resolve(["--json", "https://example.com/"])
+        let notices = try #require(try Self.object(json.stdout)["notices"] as? [[String: String]])
+        #expect(notices.map { $0["code"] } == ["E_CHOICES_UNREADABLE"])
+        let explain = await setup.run([
+            "explain", "--offline", "--no-scripts", "--manifest", setup.manifest, "https://example.com/",
+        ])
+        #expect(explain.status == 0 && explain.stderrLines == [warning], "\(explain.stderr)")
+        let skipped = await setup.resolve(["--no-choices", "--json", "https://example.com/"])
+        #expect(skipped.status == 0 && skipped.stderr.isEmpty, "\(skipped.stderr)")
+        #expect(try Self.object(skipped.stdout)["notices"] == nil)
+        // A store named with --choices that is not a database is read the same way.
+        let named = await setup.resolve(["--choices", setup.manifest, "https://example.com/"])
+        #expect(named.status == 0)
+        #expect(named.stderrLines.first?.contains("the choices store \(setup.manifest) cannot be opened") == true)
+        let both = await setup.resolve(["--choices", setup.manifest, "--no-choices", "https://example.com/"])
+        #expect(both.status == 2)
+        #expect(both.stderrLines.first == "error: --choices and --no-choices cannot be used together")
+    }
 }
