@@ -78,6 +78,19 @@ import Testing
         }
     }
 
+    /// A manifest URL on another port than 80 or 443 is refused before anything is asked, naming the rule and the
+    /// option that lifts it.
+    @Test func aManifestURLOnAnotherPortNamesTheOptionThatAllowsIt() async throws {
+        let url = "http://127.0.0.1:18440/rules.json"
+        let output = await InProcessCommand.run(["resolve", "https://x.example/", "--manifest", url])
+        #expect(output.status == 2)
+        #expect(
+            output.stderrLines == [
+                "\(url): error: The port 18440 of '\(url)' is refused: only ports 80 and 443 are fetched unless private addresses are allowed (--allow-private-addresses)."
+            ]
+        )
+    }
+
     /// The smoke test of the built binary: `main` maps argument-parser's usage errors to status 2, an `error: ` line
     /// and the usage line of the command at fault.
     @Test(
