@@ -51,6 +51,12 @@ struct BenchCommand: AsyncParsableCommand {
     @Flag(help: "Time AASA decisions instead: a realistic file (budget 2 µs a decision) and a hostile one (1 ms).")
     var claims = false
 
+    func validate() throws {
+        try OptionRange.check(generated, in: 0...1_000_000, option: "--generated")
+        try OptionRange.check(naiveRepetitions, in: 1...1000, option: "--naive-repetitions")
+        try OptionRange.check(compiledRepetitions, in: 1...1000, option: "--compiled-repetitions")
+    }
+
     func run() async throws {
         if claims { return try runClaims() }
         let output = CommandOutput.current

@@ -162,8 +162,6 @@ struct ScriptRequestLimit: ParsableArguments {
     var maximum = ScriptConfiguration.defaultMaximumSubrequests
 
     func validate() throws {
-        guard (0...10_000).contains(maximum) else {
-            throw ValidationError("--max-script-requests must be between 0 and 10000")
-        }
+        try OptionRange.check(maximum, in: 0...10_000, option: "--max-script-requests")
     }
 }

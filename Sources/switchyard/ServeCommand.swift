@@ -42,7 +42,7 @@ struct ServeCommand: AsyncParsableCommand {
     )
     var userLayer: String?
 
-    @Option(help: "Seconds between checks of the manifest file for changes (at least 0.05).")
+    @Option(help: "Seconds between checks of the manifest file for changes (0.05 to 86400).")
     var reloadInterval: Double = 5
 
     @Option(help: "How much the server logs on standard error.")
@@ -93,11 +93,16 @@ struct ServeCommand: AsyncParsableCommand {
     var choices: String?
 
     func validate() throws {
-        guard (0...65535).contains(port) else { throw ValidationError("--port must be between 0 and 65535") }
+        try OptionRange.check(port, in: 0...65535, option: "--port", note: " (0: any free port)")
         _ = try timeLimit()
-        guard (0...31_536_000).contains(cacheMaxAge) else {
-            throw ValidationError("--cache-max-age must be between 0 and 31536000 seconds (a year)")
-        }
+        try OptionRange.check(
+            cacheMaxAge,
+            in: 0...31_536_000,
+            option: "--cache-max-age",
+            unit: "whole seconds",
+            note: " (a year)"
+        )
+        try OptionRange.check(seconds: reloadInterval, in: 0.05...86400, option: "--reload-interval")
     }
 
     func run() async throws {
@@ -111,7 +116,7 @@ struct ServeCommand: AsyncParsableCommand {
             host: host,
             port: port,
             manifest: ManifestSource(argument: manifest),
-            reloadInterval: .milliseconds(Int(min(max(reloadInterval, 0.05), 86400) * 1000)),
+            reloadInterval: .milliseconds(Int(reloadInterval * 1000)),
             timeLimit: try timeLimit(),
             networkEnabled: !offline,
             allowPrivateAddresses: allowPrivateAddresses,

@@ -157,14 +157,14 @@ import Testing
         ),
         (
             ["resolve", "--offline", "--timeout", "0", "https://twitter.com/jack"],
-            #"--timeout takes seconds, more than 0 and at most 600, not "0""#
+            #"--timeout takes seconds, at least 0.001 and at most 600, not "0""#
         ),
         (
             ["explain", "--offline", "--source-app", "two words", "https://twitter.com/jack"],
             "--source-app takes the bundle identifier"
         ),
-        (["serve", "--timeout", "0"], #"--timeout takes seconds, more than 0 and at most 600, not "0""#),
-        (["serve", "--timeout", "601"], #"--timeout takes seconds, more than 0 and at most 600, not "601""#),
+        (["serve", "--timeout", "0"], #"--timeout takes seconds, at least 0.001 and at most 600, not "0""#),
+        (["serve", "--timeout", "601"], #"--timeout takes seconds, at least 0.001 and at most 600, not "601""#),
     ])
     func aValueThatDoesNotFitNamesItsOption(arguments: [String], message: String) async {
         let output = await InProcessCommand.run(arguments)
