@@ -178,6 +178,10 @@ extension ServeCommand {
     /// Why the server could not listen, in the tool's words (never NIO's `bind(descriptor:…)` text), or nil for any
     /// other failure.
     static func listenFailure(_ error: any Error) -> String? {
+        // NIO throws `SocketAddressError.UnknownHost` (a struct nested in the enum, not a case of it) when the host
+        // name does not resolve, as for `--host 0.0.0.0.0`.
+        if error is SocketAddressError.UnknownHost { return "the host name does not resolve to an address" }
+        if case SocketAddressError.failedToParseIPString = error { return "it is not an IP address or a host name" }
         if error is SocketAddressError { return "the host name does not resolve to an address" }
         guard let error = error as? IOError else { return nil }
         switch error.errnoCode {

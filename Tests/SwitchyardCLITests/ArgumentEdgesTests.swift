@@ -144,6 +144,20 @@ import Testing
             "\(output.stderr)"
         )
     }
+
+    /// A host that is not one (`0.0.0.0.0`) is one line in the tool's words, status 2: NIO's
+    /// `SocketAddressError.UnknownHost: …` text with argument-parser's `Error:` and status 1 reached the user.
+    @Test func aHostThatDoesNotResolveIsOneLineInTheToolsWords() async {
+        let output = await InProcessCommand.run([
+            "serve", "--host", "0.0.0.0.0", "--port", "0", "--offline", "--log-level", "critical",
+        ])
+        #expect(output.status == 2, "\(output.stderr)")
+        #expect(
+            output.stderrLines == ["error: cannot listen on 0.0.0.0.0:0: the host name does not resolve to an address"],
+            "\(output.stderr)"
+        )
+        #expect(!output.stderr.contains("SocketAddressError"))
+    }
 }
 
 /// The choices store and the download cache follow the XDG base directories of the run's environment.
