@@ -16,6 +16,17 @@ public struct AppCatalog: Sendable, Equatable {
         types.first { $0.key.caseInsensitiveCompare(key) == .orderedSame }
     }
 
+    /// The type with this key, or ``ChooserError/Code/unknownType`` listing the keys the catalog has.
+    public func requireType(_ key: String) throws(ChooserError) -> AppType {
+        guard let type = type(key) else {
+            throw ChooserError(
+                .unknownType,
+                "no app type \"\(key)\" (known: \(types.map(\.key).joined(separator: ", ")))"
+            )
+        }
+        return type
+    }
+
     /// Reads Choosy's JSON: an array of app types (or one app type object).
     public static func decode(_ data: Data, source: String) throws(ChooserError) -> AppCatalog {
         do {

@@ -27,6 +27,7 @@ public struct AppPicker: Sendable {
         else {
             throw ChooserError(.unknownAction, "app type \"\(type.key)\" has no action \"\(action)\"")
         }
+        try type.checkParameters(parameters, for: action)
         let apps = type.apps.filter { installed.canOpen(scheme: $0.scheme) }
         let stored = try store?.choice(for: type.key)
         let installedKeys = Set(apps.map(\.key))
@@ -81,13 +82,7 @@ public struct AppPicker: Sendable {
 
     /// The catalog's type with this key, or ``ChooserError/Code/unknownType`` listing the keys it has.
     func requireType(_ key: String) throws(ChooserError) -> AppType {
-        guard let type = catalog.type(key) else {
-            throw ChooserError(
-                .unknownType,
-                "no app type \"\(key)\" (known: \(catalog.types.map(\.key).joined(separator: ", ")))"
-            )
-        }
-        return type
+        try catalog.requireType(key)
     }
 }
 

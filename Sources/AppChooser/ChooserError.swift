@@ -10,6 +10,10 @@ public struct ChooserError: Error, Sendable, Equatable, CustomStringConvertible 
         case unknownAction = "E_UNKNOWN_ACTION"
         /// The app type has no app with the key asked for.
         case unknownApp = "E_UNKNOWN_APP"
+        /// The app type takes no parameter with the key given.
+        case unknownParameter = "E_UNKNOWN_PARAMETER"
+        /// The action fills parameters and none was given a value.
+        case missingParameter = "E_MISSING_PARAMETER"
         /// The choices database could not be opened, read or written.
         case store = "E_STORE"
         /// A site that is not a host name (a link, a path, a port, a user name) or not a valid one.

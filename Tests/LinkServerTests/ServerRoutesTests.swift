@@ -340,11 +340,40 @@ import Testing
                 let key = try #require(type["key"] as? String)
                 for action in try #require(type["actions"] as? [[String: Any]]) {
                     let actionKey = try #require(action["key"] as? String)
-                    try await client.execute(uri: "/v1/choose?type=\(key)&action=\(actionKey)", method: .get) {
-                        response in
+                    // Each action says the parameters it fills; one of them is needed.
+                    let parameter = try #require((action["parameters"] as? [String])?.first, "\(key)/\(actionKey)")
+                    let uri =
+                        "/v1/choose?type=\(key)&action=\(actionKey)&param=\(parameter)%3Dhttps%3A%2F%2Fexample.com"
+                    try await client.execute(uri: uri, method: .get) { response in
                         #expect(response.status == .ok, "\(key)/\(actionKey): \(String(buffer: response.body))")
                     }
                 }
+            }
+        }
+    }
+
+    /// `/v1/choose` checks parameters by the picker's one rule, as `choose --param` does: none of the action's
+    /// parameters is 400 `E_MISSING_PARAMETER` naming them, an unknown key 400 `E_UNKNOWN_PARAMETER` naming it.
+    @Test(arguments: [
+        (
+            "/v1/choose?type=twitter&action=show_profile",
+            "E_MISSING_PARAMETER",
+            #"action "show_profile" of app type "twitter" needs the parameter profile_screenname"#
+        ),
+        (
+            "/v1/choose?type=twitter&action=show_profile&param=profile_screenname%3Djack&param=nope%3D1",
+            "E_UNKNOWN_PARAMETER",
+            #"app type "twitter" has no parameter "nope" (known: profile_screenname, text, status_id)"#
+        ),
+    ])
+    func chooseChecksItsParameters(uri: String, code: String, message: String) async throws {
+        let app = try await Self.server().application()
+        try await app.test(.router) { client in
+            try await client.execute(uri: uri, method: .get) { response in
+                #expect(response.status == .badRequest)
+                let error = try #require(try Self.json(response.body)["error"] as? [String: Any])
+                #expect(error["code"] as? String == code)
+                #expect((error["message"] as? String)?.hasPrefix(message) == true, "\(error)")
             }
         }
     }
