@@ -145,6 +145,23 @@ import Testing
         )
     }
 
+    /// A misspelt command gets a "did you mean" as a misspelt option does, with the root's usage line and status 2
+    /// (argument-parser said `Unexpected argument 'reslove'`); a word far from every command lists them.
+    @Test(arguments: [
+        (["reslove", "https://twitter.com/jack"], "error: unknown command 'reslove'; did you mean 'resolve'?"),
+        (["serv"], "error: unknown command 'serv'; did you mean 'serve'?"),
+        (
+            ["frobnicate"],
+            "error: unknown command 'frobnicate' (the commands: bench, choose, claims, clean, explain, help, lint, migrate, minify, resolve, serve, test, xcallback)"
+        ),
+    ])
+    func aMisspeltCommandGetsASuggestion(arguments: [String], error: String) async {
+        let output = await InProcessCommand.run(arguments)
+        #expect(output.status == 2)
+        #expect(output.stderrLines.first == error, "\(output.stderr)")
+        #expect(output.stderrLines.dropFirst().first == "Usage: switchyard <subcommand>")
+    }
+
     /// A host that is not one (`0.0.0.0.0`) is one line in the tool's words, status 2: NIO's
     /// `SocketAddressError.UnknownHost: …` text with argument-parser's `Error:` and status 1 reached the user.
     @Test func aHostThatDoesNotResolveIsOneLineInTheToolsWords() async {
