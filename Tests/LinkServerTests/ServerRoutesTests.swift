@@ -401,4 +401,36 @@ import Testing
         #expect(await server.reload(reason: "test") == false)
         #expect(try server.store.rules.resolve("https://a.example/7").openings.first?.url == "a://7")
     }
+
+    /// `/healthz`, which any client may read, names the served manifest by its file name, and a refused reload's
+    /// reason without the folder: it showed the manifest's absolute path.
+    @Test func healthShowsNoFilePath() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "switchyard-health-\(UUID().uuidString)"
+        )
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let file = directory.appendingPathComponent("rules.json")
+        try Data(#"{"apps": [{"identifier": "a", "name": "A", "scheme": "a"}]}"#.utf8).write(to: file)
+        let server = try await Self.server(.file(file.path))
+        let app = await server.application()
+        try await app.test(.router) { client in
+            try await client.execute(uri: "/healthz", method: .get) { response in
+                #expect(response.status == .ok)
+                let body = String(buffer: response.body)
+                let health = try Self.json(response.body)
+                #expect(health["rules"] as? String == "rules.json", "\(body)")
+                #expect(!body.contains(directory.path), "\(body)")
+            }
+            try Data("{ truncated".utf8).write(to: file)
+            #expect(await server.reload(reason: "test") == false)
+            #expect(server.store.lastRejection?.contains(file.path) == true)
+            try await client.execute(uri: "/healthz", method: .get) { response in
+                let body = String(buffer: response.body)
+                let rejection = try #require(try Self.json(response.body)["lastRejection"] as? String, "\(body)")
+                #expect(rejection.hasPrefix("rules.json:"), "\(rejection)")
+                #expect(!body.contains(directory.path), "\(body)")
+            }
+        }
+    }
 }
