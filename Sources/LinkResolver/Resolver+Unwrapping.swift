@@ -127,7 +127,7 @@ extension Resolver {
                         FetchError(
                             .tooManyRedirects,
                             url: next.text,
-                            message: "the link still redirects after \(redirects) hops"
+                            message: "the link still redirects after \(redirects, "hop")"
                         )
                     )
                 )

@@ -51,7 +51,8 @@ struct ChooserRoutes {
             throw APIError(
                 error.code == .unknownType || error.code == .unknownAction ? .notFound : .badRequest,
                 error.code.rawValue,
-                error.description
+                // The message alone: the code is the error object's own field ("… [E_UNKNOWN_TYPE]" said it twice).
+                error.message
             )
         }
     }

@@ -78,7 +78,7 @@ struct BenchCommand: AsyncParsableCommand {
         if !json {
             let stats = rules.matcherStatistics
             output.printError(
-                "matcher: \(stats.indexedActions) actions indexed by literal, \(stats.alwaysRunActions) always confirmed; \(stats.trivialBrowsers) browsers matched without a regex engine, \(stats.regexBrowsers) with ICU; \(stats.indexedPreviews) previews indexed; automaton \(stats.automatonStates) states, \(stats.automatonTableBytes / 1024) KiB"
+                "matcher: \(stats.indexedActions, "action") indexed by literal, \(stats.alwaysRunActions) always confirmed; \(stats.trivialBrowsers, "browser") matched without a regex engine, \(stats.regexBrowsers) with ICU; \(stats.indexedPreviews, "preview") indexed; automaton \(stats.automatonStates, "state"), \(stats.automatonTableBytes / 1024) KiB"
             )
             let selectivity = benchmark.prefilterSelectivity(of: rules)
             output.printError(

@@ -315,6 +315,14 @@ import Testing
             }
             try await client.execute(uri: "/v1/choose?type=fax&action=send", method: .get) { response in
                 #expect(response.status == .notFound)
+                // The code once, in its field; the message does not repeat it.
+                let error = try #require(try Self.json(response.body)["error"] as? [String: Any])
+                #expect(error["code"] as? String == "E_UNKNOWN_TYPE")
+                let message = try #require(error["message"] as? String)
+                #expect(
+                    message.hasPrefix(#"no app type "fax" (known: "#) && !message.contains("E_UNKNOWN"),
+                    "\(message)"
+                )
             }
         }
     }

@@ -72,9 +72,9 @@ import Testing
         #expect(lines.contains("http-redirect HEAD 301: \(server.url("/short")) → \(server.url("/hop"))"))
         #expect(lines.contains("http-redirect HEAD 302: \(server.url("/hop")) → \(server.url("/final/done"))"))
         #expect(lines.contains("Unwrapped: \(server.url("/final/done"))"))
-        #expect(lines.contains("Prefilter: 1 of 1 actions are candidates"))
+        #expect(lines.contains("Prefilter: 1 of 1 action is a candidate"))
         #expect(lines.contains("  → app: app://final/done"))
-        #expect(lines.last == "1 openings (0 browsers).")
+        #expect(lines.last == "1 opening (0 browsers).")
     }
 
     /// A chain that stops (here a loop) is shown as far as it went, with the refused hop and its reason, by both
