@@ -33,7 +33,7 @@ public struct AppCatalog: Sendable, Equatable {
             if let list = try? JSONDecoder().decode([AppType].self, from: data) { return AppCatalog(types: list) }
             return AppCatalog(types: [try JSONDecoder().decode(AppType.self, from: data)])
         } catch {
-            throw ChooserError(.invalidCatalog, "\(source): not Choosy app-type data (\(Self.describe(error)))")
+            throw ChooserError(.invalidCatalog, "not Choosy app-type data (\(Self.describe(error)))", file: source)
         }
     }
 
@@ -44,7 +44,9 @@ public struct AppCatalog: Sendable, Equatable {
         case DecodingError.typeMismatch(_, let context), DecodingError.valueNotFound(_, let context):
             return "wrong type at \(context.codingPath.map(\.stringValue).joined(separator: "/"))"
         case DecodingError.dataCorrupted(let context):
-            return context.debugDescription
+            // Foundation's words ("The given data was not valid JSON.") stay out of the message.
+            return context.codingPath.isEmpty
+                ? "invalid JSON" : "invalid value at \(context.codingPath.map(\.stringValue).joined(separator: "/"))"
         default:
             return "unreadable"
         }
@@ -80,19 +82,23 @@ public struct AppCatalog: Sendable, Equatable {
         var catalog = AppCatalog()
         let system = directory.appendingPathComponent("systemAppTypes.json")
         if let data = fileManager.contents(atPath: system.path) {
-            catalog = try decode(data, source: system.path)
+            catalog = try decode(data, source: system.relativePath)
         }
         let appData = directory.appendingPathComponent("app-data")
         let files = ((try? fileManager.contentsOfDirectory(atPath: appData.path)) ?? []).filter {
             $0.hasSuffix(".json")
         }.sorted()
         guard fileManager.fileExists(atPath: system.path) || !files.isEmpty else {
-            throw ChooserError(.invalidCatalog, "\(directory.path): no systemAppTypes.json and no app-data/*.json")
+            throw ChooserError(
+                .invalidCatalog,
+                "the catalog folder has no systemAppTypes.json and no app-data/*.json",
+                file: directory.relativePath
+            )
         }
         for file in files {
-            let path = appData.appendingPathComponent(file).path
-            guard let data = fileManager.contents(atPath: path) else { continue }
-            catalog = catalog.merging(try decode(data, source: path))
+            let url = appData.appendingPathComponent(file)
+            guard let data = fileManager.contents(atPath: url.path) else { continue }
+            catalog = catalog.merging(try decode(data, source: url.relativePath))
         }
         return catalog
     }
