@@ -17,9 +17,9 @@ for url in ["http://example.com:8080/", "http://2130706433/admin", "http://[::ff
         print(error.code, "-", error)
     }
 }
-// → forbiddenPort - The port 8080 of 'http://example.com:8080/' is not allowed (allowed: 80, 443).
-// → blockedAddress - The host '127.0.0.1' of 'http://127.0.0.1/admin' resolves to 127.0.0.1, a loopback 127.0.0.0/8 address that is not allowed.
-// → blockedAddress - The host '::ffff:7f00:1' of 'http://[::ffff:7f00:1]/admin' resolves to ::ffff:127.0.0.1, a loopback 127.0.0.0/8 (embedded in ::ffff:127.0.0.1) address that is not allowed.
+// → forbiddenPort - The port 8080 of 'http://example.com:8080/' is refused: only ports 80 and 443 are fetched unless private addresses are allowed (--allow-private-addresses).
+// → blockedAddress - The host '127.0.0.1' of 'http://127.0.0.1/admin' resolves to 127.0.0.1, a loopback 127.0.0.0/8 address, which is refused unless private addresses are allowed (--allow-private-addresses).
+// → blockedAddress - The host '::ffff:7f00:1' of 'http://[::ffff:7f00:1]/admin' resolves to ::ffff:127.0.0.1, a loopback 127.0.0.0/8 (embedded in ::ffff:127.0.0.1) address, which is refused unless private addresses are allowed (--allow-private-addresses).
 
 // Other schemes never get that far: only web links parse.
 do {
@@ -40,5 +40,5 @@ do {
 } catch {
     print(error.code, "-", error)
 }
-// → blockedAddress - The host '169.254.169.254' of 'http://169.254.169.254/latest/meta-data/' resolves to 169.254.169.254, a link-local 169.254.0.0/16 (cloud metadata lives at 169.254.169.254) address that is not allowed.
+// → blockedAddress - The host '169.254.169.254' of 'http://169.254.169.254/latest/meta-data/' resolves to 169.254.169.254, a link-local 169.254.0.0/16 (cloud metadata lives at 169.254.169.254) address, which is refused unless private addresses are allowed (--allow-private-addresses).
 // snippet.end

@@ -20,5 +20,5 @@ do {
 } catch {
     print(error)
 }
-// → "www.youtube.com/watch?v=dQw4w9WgXcQ" is not an absolute URL: it needs a scheme such as https: [E_NOT_ABSOLUTE]
+// → "www.youtube.com/watch?v=dQw4w9WgXcQ" is not an absolute URL: it needs a scheme such as https; did you mean "https://www.youtube.com/watch?v=dQw4w9WgXcQ"? [E_NOT_ABSOLUTE]
 // snippet.end

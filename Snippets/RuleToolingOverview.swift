@@ -54,7 +54,7 @@ let proof = await ManifestEquivalence.check(
     engine: ScriptEngine(fetcher: nil)
 )
 print(proof.isEquivalent, proof.summary)
-// → true 1 cases (1 script): identical outcomes, 1 passed, 0 failed, 0 skipped on both
+// → true 1 case (1 script): identical outcomes, 1 passed, 0 failed, 0 skipped on both
 // snippet.end
 
 // snippet.migrate

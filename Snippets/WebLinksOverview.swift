@@ -5,10 +5,11 @@
 import WebLinks
 
 // The scheme and host are lower-cased, the host in punycode and without its trailing dot, the default port dropped;
-// the path, query and fragment keep their letters and escapes, valid or not.
+// non-ASCII characters in the path, query and fragment are percent-encoded, their letters and escapes (valid or not)
+// are kept.
 let link = try Link("  HTTPS://Bücher.Example.:443/Straße?q=%zz \n")
 print(link)
-// → https://xn--bcher-kva.example/Straße?q=%zz
+// → https://xn--bcher-kva.example/Stra%C3%9Fe?q=%zz
 print(link.scheme, link.host, link.effectivePort)
 // → https xn--bcher-kva.example 443
 
@@ -38,7 +39,7 @@ for text in refused {
     }
 }
 // → empty the link is empty [E_EMPTY_INPUT]
-// → notAbsolute "example.com/page" is not an absolute URL: it needs a scheme such as https: [E_NOT_ABSOLUTE]
+// → notAbsolute "example.com/page" is not an absolute URL: it needs a scheme such as https; did you mean "https://example.com/page"? [E_NOT_ABSOLUTE]
 // → notWebLink only web links are resolved: the scheme "tg" is not http or https [E_NOT_WEB_LINK]
 // → userinfo the link has a user name before its host ("a@b@example.com"): the part before '@' can be made to look like the host, so such links are refused [E_USERINFO]
 // → badPort the port "99999" is not a number from 0 to 65535 [E_BAD_PORT]

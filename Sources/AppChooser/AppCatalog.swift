@@ -16,13 +16,24 @@ public struct AppCatalog: Sendable, Equatable {
         types.first { $0.key.caseInsensitiveCompare(key) == .orderedSame }
     }
 
+    /// The type with this key, or ``ChooserError/Code/unknownType`` listing the keys the catalog has.
+    public func requireType(_ key: String) throws(ChooserError) -> AppType {
+        guard let type = type(key) else {
+            throw ChooserError(
+                .unknownType,
+                "no app type \"\(key)\" (known: \(types.map(\.key).joined(separator: ", ")))"
+            )
+        }
+        return type
+    }
+
     /// Reads Choosy's JSON: an array of app types (or one app type object).
     public static func decode(_ data: Data, source: String) throws(ChooserError) -> AppCatalog {
         do {
             if let list = try? JSONDecoder().decode([AppType].self, from: data) { return AppCatalog(types: list) }
             return AppCatalog(types: [try JSONDecoder().decode(AppType.self, from: data)])
         } catch {
-            throw ChooserError(.invalidCatalog, "\(source): not Choosy app-type data (\(Self.describe(error)))")
+            throw ChooserError(.invalidCatalog, "not Choosy app-type data (\(Self.describe(error)))", file: source)
         }
     }
 
@@ -33,7 +44,9 @@ public struct AppCatalog: Sendable, Equatable {
         case DecodingError.typeMismatch(_, let context), DecodingError.valueNotFound(_, let context):
             return "wrong type at \(context.codingPath.map(\.stringValue).joined(separator: "/"))"
         case DecodingError.dataCorrupted(let context):
-            return context.debugDescription
+            // Foundation's words ("The given data was not valid JSON.") stay out of the message.
+            return context.codingPath.isEmpty
+                ? "invalid JSON" : "invalid value at \(context.codingPath.map(\.stringValue).joined(separator: "/"))"
         default:
             return "unreadable"
         }
@@ -69,19 +82,23 @@ public struct AppCatalog: Sendable, Equatable {
         var catalog = AppCatalog()
         let system = directory.appendingPathComponent("systemAppTypes.json")
         if let data = fileManager.contents(atPath: system.path) {
-            catalog = try decode(data, source: system.path)
+            catalog = try decode(data, source: system.relativePath)
         }
         let appData = directory.appendingPathComponent("app-data")
         let files = ((try? fileManager.contentsOfDirectory(atPath: appData.path)) ?? []).filter {
             $0.hasSuffix(".json")
         }.sorted()
         guard fileManager.fileExists(atPath: system.path) || !files.isEmpty else {
-            throw ChooserError(.invalidCatalog, "\(directory.path): no systemAppTypes.json and no app-data/*.json")
+            throw ChooserError(
+                .invalidCatalog,
+                "the catalog folder has no systemAppTypes.json and no app-data/*.json",
+                file: directory.relativePath
+            )
         }
         for file in files {
-            let path = appData.appendingPathComponent(file).path
-            guard let data = fileManager.contents(atPath: path) else { continue }
-            catalog = catalog.merging(try decode(data, source: path))
+            let url = appData.appendingPathComponent(file)
+            guard let data = fileManager.contents(atPath: url.path) else { continue }
+            catalog = catalog.merging(try decode(data, source: url.relativePath))
         }
         return catalog
     }

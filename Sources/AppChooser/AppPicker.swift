@@ -20,18 +20,14 @@ public struct AppPicker: Sendable {
     /// What to show or open for `action` of `appType` with `parameters`.
     public func model(appType: String, action: String, parameters: [String: String]) throws(ChooserError) -> PickerModel
     {
-        guard let type = catalog.type(appType) else {
-            throw ChooserError(
-                .unknownType,
-                "no app type \"\(appType)\" (known: \(catalog.types.map(\.key).joined(separator: ", ")))"
-            )
-        }
+        let type = try requireType(appType)
         guard
             type.actions.contains(where: { $0.key == action })
                 || type.apps.contains(where: { $0.actions.contains { $0.key == action } })
         else {
             throw ChooserError(.unknownAction, "app type \"\(type.key)\" has no action \"\(action)\"")
         }
+        try type.checkParameters(parameters, for: action)
         let apps = type.apps.filter { installed.canOpen(scheme: $0.scheme) }
         let stored = try store?.choice(for: type.key)
         let installedKeys = Set(apps.map(\.key))
@@ -68,7 +64,7 @@ public struct AppPicker: Sendable {
 
     /// Remembers the user's pick.
     public func setDefault(appType: String, app: String) throws(ChooserError) {
-        guard let type = catalog.type(appType) else { throw ChooserError(.unknownType, "no app type \"\(appType)\"") }
+        let type = try requireType(appType)
         guard type.app(app) != nil else {
             throw ChooserError(
                 .unknownApp,
@@ -81,7 +77,12 @@ public struct AppPicker: Sendable {
 
     /// Forgets the default (the picker shows next time).
     public func reset(appType: String) throws(ChooserError) {
-        try store?.reset(appType: catalog.type(appType)?.key ?? appType)
+        try store?.reset(appType: try requireType(appType).key)
+    }
+
+    /// The catalog's type with this key, or ``ChooserError/Code/unknownType`` listing the keys it has.
+    func requireType(_ key: String) throws(ChooserError) -> AppType {
+        try catalog.requireType(key)
     }
 }
 

@@ -28,7 +28,9 @@ extension ChoicesStore {
         do {
             choice = try siteChoice(for: link)
         } catch {
-            resolution.notices.append(ResolutionNotice(code: Self.choicesUnreadable, message: error.message))
+            // The store's file is not named: a server's answers carry no path of its own.
+            let message = "the choices store cannot be read, so no remembered choice is applied: \(error.message)"
+            resolution.notices.append(ResolutionNotice(code: Self.choicesUnreadable, message: message))
             return false
         }
         guard let choice else { return true }
@@ -46,10 +48,10 @@ extension ChoicesStore {
     /// Why the remembered app has no opening, as precisely as the rules and the installed list tell.
     static func unavailability(of choice: SiteChoice, rules: RuleSet?, installed: InstalledApps?) -> String {
         let subject = "the app \"\(choice.app)\" remembered for \(choice.siteDescription)"
-        guard let manifest = rules?.manifest else {
+        guard let rules else {
             return "\(subject) has no opening for this link: it is not installed or the rules do not list it"
         }
-        guard let app = app(choice.app, in: manifest) else {
+        guard let app = app(choice.app, in: rules) else {
             return "\(subject) is not in the rules any more: remember another app for the site, or forget it"
         }
         if let installed, !installed.contains(scheme: app.scheme), !installed.contains(scheme: app.identifier) {
@@ -58,11 +60,28 @@ extension ChoicesStore {
         return "\(subject) has no opening for this link"
     }
 
-    /// The app of the manifest (listed, inline in a format, or a browser) with this identifier: "always open this
-    /// site in Firefox" names a browser.
-    package static func app(_ identifier: String, in manifest: Manifest) -> App? {
-        manifest.apps.first { $0.identifier == identifier }
-            ?? manifest.actions.lazy.flatMap(\.formats).compactMap(\.inlineApp).first { $0.identifier == identifier }
-            ?? manifest.browsers.lazy.map(\.app).first { $0.identifier == identifier }
+    /// The app of the rules with this identifier: one of the user layer's own apps, or the manifest's (listed, inline
+    /// in a format, or a browser: "always open this site in Firefox" names a browser).
+    public static func app(_ identifier: String, in rules: RuleSet) -> App? {
+        if let own = rules.userLayer?.rules.manifest.apps.first(where: { $0.identifier == identifier }) { return own }
+        return apps(of: rules.manifest).first { $0.identifier == identifier }
+    }
+
+    /// The app a site choice names, which must be one of the rules' (``app(_:in:)``): the one check of
+    /// `choose --remember-site` and `PUT /v1/choices/sites/{host}`. An unknown identifier is ``ChooserError/Code/unknownApp``
+    /// naming it, with the closest identifier of the rules when one is near (`"X"` → `"x"`).
+    public static func requireApp(_ identifier: String, in rules: RuleSet) throws(ChooserError) -> App {
+        if let app = app(identifier, in: rules) { return app }
+        let own = rules.userLayer?.rules.manifest.apps ?? []
+        let known = Set((apps(of: rules.manifest) + own).map(\.identifier))
+        let hint =
+            KeySuggestion.closest(to: identifier, among: known).map { "; did you mean \"\($0)\"?" }
+            ?? " (name an opening's app, as resolve --json and GET /v1/apps list them)"
+        throw ChooserError(.unknownApp, "the rules have no app \"\(identifier.prefix(100))\"\(hint)")
+    }
+
+    /// Every app of a manifest: listed, inline in a format, and browsers.
+    static func apps(of manifest: Manifest) -> [App] {
+        manifest.apps + manifest.actions.flatMap(\.formats).compactMap(\.inlineApp) + manifest.browsers.map(\.app)
     }
 }

@@ -29,14 +29,16 @@ public final class ChoicesStore: Sendable {
     public init(path: String, createIfMissing: Bool = true) throws(ChooserError) {
         self.path = path
         if !FileManager.default.fileExists(atPath: path) {
-            guard createIfMissing else { throw ChooserError(.store, "\(path): there is no choices store at this path") }
+            guard createIfMissing else {
+                throw ChooserError(.store, "there is no choices store at this path", file: path)
+            }
             do {
                 try FileManager.default.createDirectory(
                     at: URL(fileURLWithPath: path).deletingLastPathComponent(),
                     withIntermediateDirectories: true
                 )
             } catch {
-                throw ChooserError(.store, "\(path): cannot create the folder for the choices store")
+                throw ChooserError(.store, "cannot create the folder for the choices store", file: path)
             }
         }
         do {
@@ -138,6 +140,6 @@ public final class ChoicesStore: Sendable {
         case .SQLITE_IOERR?: reason = "the disk could not be read or written"
         default: reason = "the database does not have the expected tables (was it written by another program?)"
         }
-        return ChooserError(.store, "\(path): cannot \(what): \(reason)")
+        return ChooserError(.store, "cannot \(what): \(reason)", file: path)
     }
 }

@@ -10,6 +10,10 @@ public struct ChooserError: Error, Sendable, Equatable, CustomStringConvertible 
         case unknownAction = "E_UNKNOWN_ACTION"
         /// The app type has no app with the key asked for.
         case unknownApp = "E_UNKNOWN_APP"
+        /// The app type takes no parameter with the key given.
+        case unknownParameter = "E_UNKNOWN_PARAMETER"
+        /// The action fills parameters and none was given a value.
+        case missingParameter = "E_MISSING_PARAMETER"
         /// The choices database could not be opened, read or written.
         case store = "E_STORE"
         /// A site that is not a host name (a link, a path, a port, a user name) or not a valid one.
@@ -23,13 +27,17 @@ public struct ChooserError: Error, Sendable, Equatable, CustomStringConvertible 
 
     /// The kind of problem.
     public var code: Code
-    /// One sentence naming the type, action, app or file at fault.
+    /// One sentence naming the type, action, app or site at fault (never the file: see ``file``).
     public var message: String
+    /// The file or folder at fault (a choices store, a catalog file), as it was given; a front end shows it or not
+    /// (the CLI writes `FILE: error: message`, a server keeps its own paths out of its answers).
+    public var file: String?
 
     /// Creates an error.
-    public init(_ code: Code, _ message: String) {
+    public init(_ code: Code, _ message: String, file: String? = nil) {
         self.code = code
         self.message = message
+        self.file = file
     }
 
     /// `message [code]`.

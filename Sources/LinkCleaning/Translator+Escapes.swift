@@ -1,3 +1,5 @@
+import LinkRules
+
 // Escapes outside a class: classes such as `\d`, boundaries, back-references and character escapes.
 
 extension Translator {
@@ -27,7 +29,7 @@ extension Translator {
             }
             guard number <= groups.count else {
                 throw Refusal(
-                    reason: "'\\\(number)' refers to group \(number), but the pattern has \(groups.count) groups"
+                    reason: "'\\\(number)' refers to group \(number), but the pattern has \(groups.count, "group")"
                 )
             }
             output += "(?:\\\(number))"

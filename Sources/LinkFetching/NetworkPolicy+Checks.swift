@@ -33,15 +33,26 @@ extension NetworkPolicy {
             )
         }
         guard allows(port: link.effectivePort) else {
+            let ports = allowedPorts.sorted().map(String.init)
+            let fetched =
+                switch ports.count {
+                case 0: "no port is fetched"
+                case 1: "only port \(ports[0]) is fetched"
+                default: "only ports \(ports.dropLast().joined(separator: ", ")) and \(ports.last ?? "") are fetched"
+                }
             throw FetchError(
                 .forbiddenPort,
                 url: link.text,
                 message:
-                    "The port \(link.effectivePort) of '\(link.text)' is not allowed (allowed: \(allowedPorts.sorted().map(String.init).joined(separator: ", ")))."
+                    "The port \(link.effectivePort) of '\(link.text)' is refused: \(fetched) \(Self.unlessPrivateAllowed)."
             )
         }
         return CheckedURL(link: link)
     }
+
+    /// What lifts the port and address rules, named as the CLI and `switchyard serve` take it (an embedder sets
+    /// ``allowPrivateAddresses``).
+    static let unlessPrivateAllowed = "unless private addresses are allowed (--allow-private-addresses)"
 
     /// Resolves the host of `url` and returns the address to connect to, after checking every resolved address.
     ///
@@ -85,7 +96,7 @@ extension NetworkPolicy {
                         .blockedAddress,
                         url: url.text,
                         message:
-                            "The host '\(url.host)' of '\(url.text)'\(via) resolves to \(address), a \(reason) address that is not allowed."
+                            "The host '\(url.host)' of '\(url.text)'\(via) resolves to \(address), a \(reason) address, which is refused \(Self.unlessPrivateAllowed)."
                     )
                 }
             }

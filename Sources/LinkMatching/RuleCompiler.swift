@@ -52,7 +52,7 @@ struct RuleCompiler {
                 report(
                     .error,
                     "E_GROUP_REF",
-                    "the template \"\(template)\" uses $\(reference.group) but the regex has only \(regex.groupCount) capture groups; this entry is ignored",
+                    "the template \"\(template)\" uses $\(reference.group) but the regex has only \(regex.groupCount, "capture group"); this entry is ignored",
                     at: pointer
                 )
                 return false

@@ -129,15 +129,23 @@ extension ResolveRequest: Codable {
     /// Checks a time limit given in seconds (`--timeout`, `serve --timeout`, `timeout=`) as every front end does.
     public static func timeLimit(seconds: Double) throws(ResolveRequestError) -> Duration {
         guard seconds.isFinite, let limit = Duration.seconds(exactly: seconds), validTimeLimits.contains(limit) else {
-            throw ResolveRequestError(.timeout, value: Self.text(seconds), requirement: timeoutRequirement)
+            throw ResolveRequestError(
+                .timeout,
+                value: Self.text(seconds),
+                requirement: secondsRequirement(validTimeLimits)
+            )
         }
         return limit
     }
 
-    static let timeoutRequirement = "takes seconds, more than 0 and at most 600"
+    /// What a field of seconds takes, from its range: `takes seconds, at least 0.001 and at most 600` (times are kept
+    /// to the millisecond, so the least is 0.001, not "more than 0").
+    static func secondsRequirement(_ range: ClosedRange<Duration>) -> String {
+        "takes seconds, at least \(text(range.lowerBound.seconds)) and at most \(text(range.upperBound.seconds))"
+    }
 
     /// A number as a person wrote it: `15`, not `15.0`.
-    static func text(_ value: Double) -> String {
+    package static func text(_ value: Double) -> String {
         value == value.rounded() && abs(value) < 1e15 ? String(Int64(value)) : String(value)
     }
 }
@@ -178,11 +186,11 @@ private struct FieldReader {
     func seconds(_ field: ResolveRequest.Field, in range: ClosedRange<Duration>) throws -> Duration? {
         guard let seconds = try number(field) else { return nil }
         guard let duration = Duration.seconds(exactly: seconds), range.contains(duration) else {
-            let requirement =
-                field == .timeout
-                ? ResolveRequest.timeoutRequirement
-                : "takes seconds, more than 0 and at most \(ResolveRequest.text(range.upperBound.seconds))"
-            throw ResolveRequestError(field, value: ResolveRequest.text(seconds), requirement: requirement)
+            throw ResolveRequestError(
+                field,
+                value: ResolveRequest.text(seconds),
+                requirement: ResolveRequest.secondsRequirement(range)
+            )
         }
         return duration
     }

@@ -107,7 +107,7 @@ extension Resolver {
                         FetchError(
                             .tooManyRedirects,
                             url: next.text,
-                            message: "the link still redirects after \(redirects) hops"
+                            message: "the link still redirects after \(redirects, "hop")"
                         )
                     )
                 )

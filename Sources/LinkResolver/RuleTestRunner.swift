@@ -171,7 +171,7 @@ public struct RuleTestRunner: Sendable {
                     input: index < inputs.count ? inputs[index] : "",
                     expected: index < expected.count ? expected[index] : nil,
                     producer: .broken(
-                        "testResults has \(expected.count) entries but there are \(inputs.count) test inputs"
+                        "testResults has \(expected.count, "entry", plural: "entries") but there are \(inputs.count, "test input")"
                     )
                 )
             }

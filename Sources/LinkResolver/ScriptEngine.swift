@@ -175,7 +175,7 @@ public final class ScriptEngine: Sendable {
                         code: .quarantined,
                         rule: script.name,
                         message:
-                            "not run: the script was stopped at its time limit \(runaways.stops) times within \(runaways.window); it is set aside for \(Int(seconds)) s more"
+                            "not run: the script was stopped at its time limit \(runaways.stops, "time") within \(runaways.window); it is set aside for \(Int(seconds)) s more"
                     )
                 )
             }

@@ -1,7 +1,7 @@
 /// Suggests the known key closest to a misspelt one ("test" → "tests"), for unknown-key warnings.
-enum KeySuggestion {
+package enum KeySuggestion {
     /// The closest known key within an edit distance of 2 (or 1 for short keys), if any.
-    static func closest(to key: String, among known: Set<String>) -> String? {
+    package static func closest(to key: String, among known: Set<String>) -> String? {
         let limit = key.count <= 4 ? 1 : 2
         var best: (key: String, distance: Int)?
         for candidate in known.sorted() {
@@ -14,7 +14,7 @@ enum KeySuggestion {
     }
 
     /// Levenshtein distance between two strings.
-    static func editDistance(_ lhs: String, _ rhs: String) -> Int {
+    package static func editDistance(_ lhs: String, _ rhs: String) -> Int {
         let a = Array(lhs.unicodeScalars)
         let b = Array(rhs.unicodeScalars)
         if a.isEmpty { return b.count }

@@ -66,7 +66,7 @@ extension ManifestDecoder {
             report(
                 .error,
                 "E_TEST_LENGTH",
-                "\"testResults\" has \(testResults.count) entries but the action has \(testInputCount) test inputs",
+                "\"testResults\" has \(testResults.count, "entry", plural: "entries") but the action has \(testInputCount, "test input")",
                 at: pointer.appending("testResults"),
                 node: object["testResults"]
             )
@@ -198,7 +198,7 @@ extension ManifestDecoder {
             report(
                 .error,
                 "E_TEST_LENGTH",
-                "\"testResults\" has \(results.count) entries but there are \(inputs.count) test inputs",
+                "\"testResults\" has \(results.count, "entry", plural: "entries") but there are \(inputs.count, "test input")",
                 at: pointer.appending("testResults"),
                 node: nil
             )

@@ -88,7 +88,7 @@ final class ManifestDecoder {
                     report(
                         .error,
                         "E_TOO_LARGE",
-                        "the manifest has \(manifest.actions.count) actions, more than the limit of \(limits.maximumActions); the rest are ignored",
+                        "the manifest has \(manifest.actions.count, "action"), more than the limit of \(limits.maximumActions); the rest are ignored",
                         at: pointer,
                         node: member.value
                     )

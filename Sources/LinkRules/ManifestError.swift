@@ -29,9 +29,11 @@ public struct ManifestError: Error, Sendable, Equatable, CustomStringConvertible
         self.position = position
     }
 
-    /// `file:line:column: error: message (offset N)`.
+    /// `file:line:column: error: message (offset N) [CODE]`; a file that cannot be read is said as every unusable file
+    /// the user names is, `PATH: error: the manifest does not exist`, without a code.
     public var description: String {
         var place = file ?? "<manifest>"
+        if code == .unreadable, position == nil { return "\(place): error: \(message)" }
         var suffix = ""
         if let position {
             place += ":\(position.line):\(position.column)"

@@ -51,37 +51,8 @@ struct ChooserRoutes {
             throw APIError(
                 error.code == .unknownType || error.code == .unknownAction ? .notFound : .badRequest,
                 error.code.rawValue,
-                error.description
-            )
-        }
-    }
-}
-
-/// `GET /v1/app-types`: every app type of the chooser's catalog, in catalog order, with the actions and parameters
-/// `/v1/choose` takes for it and the apps (their keys are what `installed=` lists).
-struct AppTypeList: ResponseEncodable {
-    struct Entry: Encodable {
-        var key: String
-        var name: String
-        var actions: [AppType.Action]
-        var parameters: [AppType.Parameter]
-        var apps: [App]
-    }
-    struct App: Encodable {
-        var key: String
-        var name: String
-        var scheme: String
-    }
-    var types: [Entry]
-
-    init(_ catalog: AppCatalog) {
-        types = catalog.types.map { type in
-            Entry(
-                key: type.key,
-                name: type.name,
-                actions: type.actions,
-                parameters: type.parameters,
-                apps: type.apps.map { App(key: $0.key, name: $0.name, scheme: $0.urlScheme) }
+                // The message alone: the code is the error object's own field ("… [E_UNKNOWN_TYPE]" said it twice).
+                error.message
             )
         }
     }

@@ -64,7 +64,7 @@ struct ResolveRoutes {
             throw APIError(
                 .contentTooLarge,
                 "E_BATCH_TOO_LARGE",
-                "the batch has \(batch.urls.count) links, more than \(configuration.maximumBatchSize)"
+                "the batch has \(batch.urls.count, "link"), more than \(configuration.maximumBatchSize)"
             )
         }
         var results: [BatchResult] = []

@@ -15,6 +15,8 @@ extension XCallbackRequest: ResponseGenerator, ResponseEncodable {}
 
 extension PickerModel: ResponseGenerator, ResponseEncodable {}
 
+extension AppTypeList: ResponseGenerator, ResponseEncodable {}
+
 extension SiteChoice: ResponseGenerator, ResponseEncodable {}
 
 extension SiteChoiceList: ResponseGenerator, ResponseEncodable {}

@@ -26,14 +26,15 @@ struct SiteChoiceRoutes {
             let store = try store()
             let host = try host(context)
             let body = try await request.decode(as: SiteChoiceRequest.self, context: context)
-            let app = body.app.trimmingCharacters(in: .whitespaces)
-            guard ChoicesStore.app(app, in: rules.current.resolver.rules.manifest) != nil else {
-                throw APIError(
-                    .badRequest,
-                    "E_UNKNOWN_APP",
-                    "$.app: the rules have no app \"\(app.prefix(100))\" (an opening's app, as /v1/apps lists them)",
-                    path: "$.app"
-                )
+            let app: String
+            do throws(ChooserError) {
+                // The check `choose --remember-site` makes too.
+                app = try ChoicesStore.requireApp(
+                    body.app.trimmingCharacters(in: .whitespaces),
+                    in: rules.current.resolver.rules
+                ).identifier
+            } catch {
+                throw APIError(.badRequest, error.code.rawValue, "$.app: \(error.message)", path: "$.app")
             }
             let scope: SiteScope = body.includeSubdomains == true ? .domain : .host
             return try call(context, subdomainsPath: "$.includeSubdomains") { () throws(ChooserError) in

@@ -1,4 +1,5 @@
 import Hummingbird
+import LinkResolver
 
 extension SwitchyardServer {
     /// The router: the middleware every request passes, one route collection per area, then the `405` answers
@@ -15,7 +16,9 @@ extension SwitchyardServer {
         router.add(middleware: RequestMetricsMiddleware(metrics: metrics))
         router.add(middleware: ErrorDocumentMiddleware())
         router.add(middleware: UploadLimitMiddleware(limit: configuration.maximumBodyBytes))
-        router.addRoutes(OperationsRoutes(store: store, metrics: metrics).collection)
+        var files = [configuration.userLayer].compactMap { $0 }
+        if case .file(let path) = configuration.manifest { files.append(path) }
+        router.addRoutes(OperationsRoutes(store: store, metrics: metrics, files: files).collection)
         router.addRoutes(PlaygroundRoutes.collection)
         let caching = HTTPCaching(maxAge: configuration.cacheMaxAge)
         router.addRoutes(OpenAPIRoutes(caching: caching).collection)

@@ -23,8 +23,8 @@ public struct EquivalenceReport: Sendable, Equatable {
         }
         let totals = "\(original.passed) passed, \(original.failed) failed, \(original.skipped) skipped"
         return isEquivalent
-            ? "\(original.results.count) cases (\(kinds.joined(separator: ", "))): identical outcomes, \(totals) on both"
-            : "\(differences.count) of \(original.results.count) cases differ (original: \(totals); rewritten: \(rewritten.passed) passed, \(rewritten.failed) failed, \(rewritten.skipped) skipped)"
+            ? "\(original.results.count, "case") (\(kinds.joined(separator: ", "))): identical outcomes, \(totals) on both"
+            : "\(differences.count) of \(original.results.count, "case") differ (original: \(totals); rewritten: \(rewritten.passed) passed, \(rewritten.failed) failed, \(rewritten.skipped) skipped)"
     }
 }
 

@@ -52,6 +52,7 @@ public struct ManifestMigrator: Sendable {
         let root = loaded.root ?? .make(.object([]))
         var run = MigrationRun(migrator: self, loaded: loaded)
         let migrated = run.migrate(root)
+        run.warnAboutScripts()
         return Result(root: migrated, sourceVersion: loaded.manifest.version, warnings: run.warnings)
     }
 
@@ -68,6 +69,9 @@ struct MigrationRun {
     private(set) var warnings: [Diagnostic] = []
     /// Apps removed (v1 apps without a store identifier, when dropping), whose formats go too.
     private var droppedApps = Set<String>()
+    /// The `script2` keys the target cannot run, each with whether nothing else produces its URL: said in one
+    /// warning at the end (``warnAboutScripts()``), not one per script (the v5 manifest has 199).
+    private var unrunnableScripts: [(pointer: JSONPointer, alone: Bool)] = []
 
     init(migrator: ManifestMigrator, loaded: LoadedManifest) {
         self.migrator = migrator
@@ -246,13 +250,31 @@ struct MigrationRun {
         }
         guard target < .v3, node["script2"] != nil else { return node }
         let alone = node["script"] == nil && node["format"] == nil
-        warn(
-            "W_MIGRATE_UNSUPPORTED",
-            "\"script2\" needs Opener 1.1.8 (a v3 client)\(alone ? ", and nothing else produces this URL" : ""); \(fate("a \(target) client cannot run it"))",
-            at: pointer.appending("script2")
-        )
+        unrunnableScripts.append((pointer.appending("script2"), alone))
         guard dropping else { return node }
         return alone ? nil : node.removing(["script2"])
+    }
+}
+
+extension MigrationRun {
+    /// One warning for every `script2` the target cannot run, at the first: with its count when there are more.
+    mutating func warnAboutScripts() {
+        guard let first = unrunnableScripts.first else { return }
+        let alone = unrunnableScripts.count { $0.alone }
+        let message: String
+        if unrunnableScripts.count == 1 {
+            message =
+                "\"script2\" needs Opener 1.1.8 (a v3 client)\(first.alone ? ", and nothing else produces this URL" : ""); \(fate("a \(target) client cannot run it"))"
+        } else {
+            let only =
+                alone == 0
+                ? ""
+                : alone == unrunnableScripts.count
+                    ? " (nothing else produces their URLs)" : " (for \(alone) of them nothing else produces the URL)"
+            message =
+                "\"script2\" needs Opener 1.1.8 (a v3 client), and \(unrunnableScripts.count, "format") use it, this one first\(only); \(fate("a \(target) client cannot run them"))"
+        }
+        warn("W_MIGRATE_UNSUPPORTED", message, at: first.pointer)
     }
 }
 

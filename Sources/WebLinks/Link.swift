@@ -10,10 +10,12 @@ import Foundation
 ///   IPv4 number forms (`2130706433`, `0x7f.1`) as the dotted address they name; IPv6 compressed; one trailing dot
 ///   dropped;
 /// - the scheme's default port dropped;
-/// - in path, query and fragment, the ASCII characters the WHATWG URL Standard percent-encodes (space, `"`, `<`,
-///   `>`, the backtick, `{`, `}`, and `'` in the query) and every invisible format character (bidirectional controls,
-///   zero-width characters) percent-encoded; everything else as written, other non-ASCII letters included (the
-///   manifests' rules and tests are written against them, as Opener's are).
+/// - in path, query and fragment, the WHATWG URL Standard's percent-encode sets for special schemes: every non-ASCII
+///   character (letters, and invisible format characters such as bidirectional controls alike) and, in the path,
+///   space, `"`, `<`, `>`, `^`, the backtick, `{` and `}`; in the query, space, `"`, `<`, `>` and `'`; in the
+///   fragment, space, `"`, `<`, `>` and the backtick: each written as its UTF-8 bytes percent-encoded
+///   (`/straße` → `/stra%C3%9Fe`). Existing escapes, valid or not, and everything else are kept as written. The text
+///   is therefore ASCII.
 ///
 /// A link whose text could be read as naming a different host by a browser and by an HTTP client is refused, never
 /// matched as one host and fetched as another: backslashes before the query, user names (`user@host`), percent
@@ -41,8 +43,8 @@ public struct Link: Sendable, Hashable, CustomStringConvertible, Codable {
         host.hasPrefix("[") && host.hasSuffix("]") ? String(host.dropFirst().dropLast()) : host
     }
 
-    /// The text as sent on the wire: the canonical text with its remaining non-ASCII characters percent-encoded
-    /// (UTF-8); what the HTTP client is given, and what Foundation's `URL` was checked to read as ``host``.
+    /// The text as sent on the wire, what the HTTP client is given and what Foundation's `URL` was checked to read as
+    /// ``host``: the canonical ``text`` itself, which is ASCII.
     public let requestText: String
 
     /// The link as text.

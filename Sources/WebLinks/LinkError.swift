@@ -9,7 +9,8 @@ public struct LinkError: Error, Sendable, Equatable, CustomStringConvertible, Co
         /// A control character (a newline would forge the headers input of `headers` rules), or an invisible
         /// format character in the host.
         case controlCharacter = "E_CONTROL_CHAR"
-        /// No scheme, or not `scheme://host`.
+        /// No scheme, or not `scheme://host`. Text without a scheme that reads as a host and a path has a
+        /// ``LinkError/suggestion``.
         case notAbsolute = "E_NOT_ABSOLUTE"
         /// A scheme other than `http` and `https`: only web links are resolved.
         case notWebLink = "E_NOT_WEB_LINK"
@@ -30,11 +31,17 @@ public struct LinkError: Error, Sendable, Equatable, CustomStringConvertible, Co
     public var code: Code
     /// One sentence naming the problem.
     public var message: String
+    /// The link the text probably stands for, which a front end may offer: for text without a scheme that reads as a
+    /// host and an optional path, query or fragment (`twitter.com/jack`), the `https://` link
+    /// (`https://twitter.com/jack`), which the message quotes too. Nil otherwise. Not encoded: documents carry the
+    /// code and the message.
+    public var suggestion: String?
 
     /// Creates an error.
-    public init(code: Code, message: String) {
+    public init(code: Code, message: String, suggestion: String? = nil) {
         self.code = code
         self.message = message
+        self.suggestion = suggestion
     }
 
     /// A text of `byteCount` bytes, more than `limit`: the parser's refusal, and a batch's for a line too long to keep.

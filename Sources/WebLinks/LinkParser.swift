@@ -30,10 +30,7 @@ struct LinkParser {
             throw LinkError(code: .controlCharacter, message: "the link \(problem)")
         }
         guard let colon = link.firstIndex(of: ":"), Self.isScheme(link[..<colon]) else {
-            throw LinkError(
-                code: .notAbsolute,
-                message: "\"\(Self.preview(link))\" is not an absolute URL: it needs a scheme such as https:"
-            )
+            throw missingScheme(link)
         }
         let scheme = link[..<colon].lowercased()
         guard scheme == "http" || scheme == "https" else {
@@ -76,10 +73,10 @@ struct LinkParser {
         let host = try LinkHost.canonical(hostText)
         let port = try Self.port(portText, scheme: scheme)
         let rest = afterScheme[authorityEnd...]
+        // All ASCII: the host in punycode, every other non-ASCII character percent-encoded.
         let text = "\(scheme)://\(host)\(port.map { ":\($0)" } ?? "")\(Self.canonicalRest(rest))"
-        let requestText = Self.encodingNonASCII(text)
-        try Self.checkAgreement(requestText, host: host, port: port, scheme: scheme)
-        return Parts(text: text, requestText: requestText, scheme: scheme, host: host, port: port)
+        try Self.checkAgreement(text, host: host, port: port, scheme: scheme)
+        return Parts(text: text, requestText: text, scheme: scheme, host: host, port: port)
     }
 
     /// Splits the authority into host and port text; the port starts at the first colon after the host (after the
@@ -115,7 +112,8 @@ struct LinkParser {
         return value == (scheme == "https" ? 443 : 80) ? nil : value
     }
 
-    /// Path, query and fragment with WHATWG's ASCII percent-encode sets and every invisible format character encoded.
+    /// Path, query and fragment with the WHATWG URL Standard's percent-encode sets for special schemes (``Part``):
+    /// each character in its part's set written as its UTF-8 bytes percent-encoded, everything else as written.
     static func canonicalRest(_ rest: Substring) -> String {
         var output = ""
         output.reserveCapacity(rest.utf8.count)
@@ -140,38 +138,31 @@ struct LinkParser {
         return output
     }
 
-    /// Where a character is in the link, for the encode sets.
+    /// Where a character is in the link, for the WHATWG URL Standard's percent-encode sets of a special scheme.
+    ///
+    /// Every set holds the C0 controls and every code point above U+007E (controls and DEL are refused before; any
+    /// other non-ASCII character, letters and invisible format characters alike, is encoded), and:
+    /// - the path percent-encode set: space, `"`, `#`, `<`, `>`, `?`, `^`, `` ` ``, `{`, `}`;
+    /// - the special-query percent-encode set: space, `"`, `#`, `<`, `>`, `'`;
+    /// - the fragment percent-encode set: space, `"`, `<`, `>`, `` ` ``.
+    ///
+    /// (`?` and `#` never reach the test inside the part they end.) `%` is in no set: existing escapes, valid or not,
+    /// are kept as written.
     enum Part {
         case path
         case query
         case fragment
 
         func encodes(_ scalar: Unicode.Scalar) -> Bool {
-            // Invisible characters (bidirectional controls, zero-width characters) would let a link show as another.
-            if scalar.properties.generalCategory == .format { return true }
+            guard scalar.isASCII else { return true }
             switch scalar {
             case " ", "\"", "<", ">": return true
             case "`": return self != .query
-            case "{", "}": return self == .path
+            case "{", "}", "^": return self == .path
             case "'": return self == .query
             default: return false
             }
         }
-    }
-
-    /// The text with every non-ASCII character percent-encoded (UTF-8) and nothing else touched. (Foundation's
-    /// `URL(string:)` would do it too, but once a text has a character to encode it encodes every `%` as well.)
-    static func encodingNonASCII(_ text: String) -> String {
-        guard !text.utf8.allSatisfy({ $0 < 0x80 }) else { return text }
-        var output = ""
-        for scalar in text.unicodeScalars {
-            if scalar.isASCII {
-                output.unicodeScalars.append(scalar)
-            } else {
-                for byte in String(scalar).utf8 { output += String(format: "%%%02X", byte) }
-            }
-        }
-        return output
     }
 
     /// Foundation's `URL` is what AsyncHTTPClient (and URLSession) parse a request with: it must read the same host and

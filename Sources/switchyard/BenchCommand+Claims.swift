@@ -1,6 +1,7 @@
 import ArgumentParser
 import ClaimsBenchmarks
 import Foundation
+import LinkRules
 import SwitchyardBenchmarks
 
 extension BenchCommand {
@@ -16,7 +17,7 @@ extension BenchCommand {
             let outcomes = report.outcomes.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }
             output.print(
                 """
-                realistic AASA:    \(report.realisticLinks) links (\(outcomes.joined(separator: ", "))), compiled in \(String(format: "%.2f", report.realisticCompileMillis)) ms
+                realistic AASA:    \(report.realisticLinks, "link") (\(outcomes.joined(separator: ", "))), compiled in \(String(format: "%.2f", report.realisticCompileMillis)) ms
                   per decision:    mean \(figure(report.realistic.meanMicros)) µs, median \(figure(report.realistic.medianMicros)), p99 \(figure(report.realistic.p99Micros)) (budget \(figure(ClaimsBenchmark.realisticBudgetMicros)) µs)
                 hostile AASA:      \(report.hostileComponents) components, \(report.hostileLinks) long links, compiled in \(String(format: "%.1f", report.hostileCompileMillis)) ms
                   per decision:    mean \(figure(report.hostile.meanMicros)) µs, median \(figure(report.hostile.medianMicros)), p99 \(figure(report.hostile.p99Micros)) (budget \(figure(ClaimsBenchmark.hostileBudgetMicros)) µs)

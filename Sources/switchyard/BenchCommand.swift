@@ -51,6 +51,12 @@ struct BenchCommand: AsyncParsableCommand {
     @Flag(help: "Time AASA decisions instead: a realistic file (budget 2 µs a decision) and a hostile one (1 ms).")
     var claims = false
 
+    func validate() throws {
+        try OptionRange.check(generated, in: 0...1_000_000, option: "--generated")
+        try OptionRange.check(naiveRepetitions, in: 1...1000, option: "--naive-repetitions")
+        try OptionRange.check(compiledRepetitions, in: 1...1000, option: "--compiled-repetitions")
+    }
+
     func run() async throws {
         if claims { return try runClaims() }
         let output = CommandOutput.current
@@ -72,7 +78,7 @@ struct BenchCommand: AsyncParsableCommand {
         if !json {
             let stats = rules.matcherStatistics
             output.printError(
-                "matcher: \(stats.indexedActions) actions indexed by literal, \(stats.alwaysRunActions) always confirmed; \(stats.trivialBrowsers) browsers matched without a regex engine, \(stats.regexBrowsers) with ICU; \(stats.indexedPreviews) previews indexed; automaton \(stats.automatonStates) states, \(stats.automatonTableBytes / 1024) KiB"
+                "matcher: \(stats.indexedActions, "action") indexed by literal, \(stats.alwaysRunActions) always confirmed; \(stats.trivialBrowsers, "browser") matched without a regex engine, \(stats.regexBrowsers) with ICU; \(stats.indexedPreviews, "preview") indexed; automaton \(stats.automatonStates, "state"), \(stats.automatonTableBytes / 1024) KiB"
             )
             let selectivity = benchmark.prefilterSelectivity(of: rules)
             output.printError(

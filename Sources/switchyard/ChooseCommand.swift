@@ -52,6 +52,10 @@ struct ChooseCommand: AsyncParsableCommand {
             valueName: "url"
         )
     ) var refreshFrom: String?
+    @Flag(
+        help:
+            "List the type's actions with the parameters each fills, its parameters and its apps (without --type: every type's), as /v1/app-types does."
+    ) var listActions = false
     @Flag(help: "Print one JSON object.") var json = false
 
     @OptionGroup(title: "Site choices (without --type)")
@@ -61,7 +65,11 @@ struct ChooseCommand: AsyncParsableCommand {
     var network: NetworkOptions
 
     func validate() throws {
-        let typeOptions = type != nil || action != nil || setDefault != nil || reset || !parameters.isEmpty
+        let typeOptions =
+            type != nil || action != nil || setDefault != nil || reset || !parameters.isEmpty || listActions
+        if listActions && (action != nil || setDefault != nil || reset || !parameters.isEmpty) {
+            throw ValidationError("--list-actions takes --type alone (no --action, --param, --set-default or --reset)")
+        }
         guard siteOptions.isEmpty else {
             if typeOptions {
                 throw ValidationError(
@@ -70,7 +78,7 @@ struct ChooseCommand: AsyncParsableCommand {
             }
             return
         }
-        guard type != nil else {
+        guard type != nil || listActions else {
             throw ValidationError(
                 "--type is required (or manage site choices with --remember-site, --forget-site, --forget-all-sites or --sites)"
             )
@@ -80,7 +88,8 @@ struct ChooseCommand: AsyncParsableCommand {
     func run() async throws {
         let storePath = store ?? Self.defaultStorePath
         try Self.requireStoreFileIfPresent(storePath)
-        guard let type else { return try siteOptions.run(storePath: storePath, json: json) }
+        if listActions { return try await list() }
+        guard let type else { return try await siteOptions.run(storePath: storePath, json: json, network: network) }
         var values: [String: String] = [:]
         for text in parameters {
             let (key, value) = try ParameterArgument.split(text, form: "key=value")
@@ -96,11 +105,20 @@ struct ChooseCommand: AsyncParsableCommand {
                 installed: installation,
                 store: try ChoicesStore(path: storePath)
             )
-            if reset { try picker.reset(appType: type) }
-            if let setDefault { try picker.setDefault(appType: type, app: setDefault) }
+            let output = CommandOutput.current
+            let typeName = merged.type(type)?.name ?? type
+            if reset {
+                try picker.reset(appType: type)
+                if !json { output.print("\(typeName) has no default app now: the picker shows") }
+            }
+            if let setDefault {
+                try picker.setDefault(appType: type, app: setDefault)
+                let app = merged.type(type)?.app(setDefault)
+                if !json, let app { output.print("the default \(typeName) app is now \(app.name) (\(app.key))") }
+            }
             model = try action.map { try picker.model(appType: type, action: $0, parameters: values) }
         } catch let error as ChooserError {
-            throw CommandFailure(message: "error: \(error.description)\(hint(for: error, type: type))")
+            throw CommandFailure(error, hint: hint(for: error, type: type))
         }
         guard let model else {
             if reset || setDefault != nil { return }
@@ -120,8 +138,57 @@ struct ChooseCommand: AsyncParsableCommand {
         if model.choices.isEmpty { output.print("No installed app of this type.") }
     }
 
+    /// `--list-actions`: the type's (or every type's) actions, parameters and apps, as `/v1/app-types` lists them.
+    private func list() async throws(CommandFailure) {
+        let merged = try await loadCatalog(type: type)
+        let list: AppTypeList
+        do throws(ChooserError) {
+            if let type {
+                list = AppTypeList(types: [try merged.requireType(type)])
+            } else {
+                list = AppTypeList(merged)
+            }
+        } catch {
+            throw CommandFailure(error, hint: hint(for: error, type: type ?? ""))
+        }
+        let output = CommandOutput.current
+        if json { return try output.printJSON(list) }
+        output.print(Self.render(list))
+    }
+
+    /// The list for people: per type, its actions with what each needs, its parameters, its apps.
+    static func render(_ list: AppTypeList) -> String {
+        var lines: [String] = []
+        for entry in list.types {
+            if !lines.isEmpty { lines.append("") }
+            lines.append("\(entry.key) (\(entry.name))")
+            lines.append("  actions:")
+            let width = entry.actions.map(\.key.count).max() ?? 0
+            for action in entry.actions {
+                let needs =
+                    switch action.parameters.count {
+                    case 0: "no parameter"
+                    case 1: "--param \(action.parameters[0])=…"
+                    default: "one of --param " + action.parameters.map { "\($0)=…" }.joined(separator: ", ")
+                    }
+                let name = action.name.map { "\($0); " } ?? ""
+                lines.append("    \(action.key.padding(toLength: width, withPad: " ", startingAt: 0))  \(name)\(needs)")
+            }
+            lines.append("  parameters:")
+            let parameterWidth = entry.parameters.map(\.key.count).max() ?? 0
+            for parameter in entry.parameters {
+                let about = [parameter.name, parameter.description].compactMap { $0 }.joined(separator: ": ")
+                lines.append(
+                    "    \(parameter.key.padding(toLength: parameterWidth, withPad: " ", startingAt: 0))  \(about)"
+                )
+            }
+            lines.append("  apps: " + entry.apps.map { "\($0.key) (\($0.name), \($0.scheme))" }.joined(separator: ", "))
+        }
+        return lines.joined(separator: "\n")
+    }
+
     /// The bundled catalog, with `--catalog`'s folder merged over it, then `--refresh-from`'s download of the type.
-    private func loadCatalog(type: String) async throws(CommandFailure) -> AppCatalog {
+    private func loadCatalog(type: String?) async throws(CommandFailure) -> AppCatalog {
         if let catalog {
             do {
                 try UserFile.requireDirectory(catalog)
@@ -134,14 +201,14 @@ struct ChooseCommand: AsyncParsableCommand {
             merged = try AppCatalog.bundled()
             if let catalog { merged = merged.merging(try AppCatalog.load(directory: URL(fileURLWithPath: catalog))) }
         } catch {
-            throw CommandFailure(message: "error: \(error)")
+            throw CommandFailure(error)
         }
         guard let refreshFrom else { return merged }
         guard let fetcher = try network.fetcher(onlineByDefault: true) else {
             throw CommandFailure(message: "error: --refresh-from downloads app types, which --offline forbids")
         }
         let refresher = CatalogRefresher(baseURL: refreshFrom, fetcher: fetcher, cacheDirectory: Self.catalogCache)
-        let refreshed = await refresher.refresh(merged, types: [type])
+        let refreshed = await refresher.refresh(merged, types: type.map { [$0] } ?? merged.types.map(\.key))
         let output = CommandOutput.current
         for warning in refreshed.warnings { output.printError("warning: \(warning)") }
         return refreshed.catalog
@@ -149,6 +216,9 @@ struct ChooseCommand: AsyncParsableCommand {
 
     /// What to pass when the catalog lacks the type or app asked for.
     private func hint(for error: ChooserError, type: String) -> String {
+        if error.code == .missingParameter {
+            return "; pass --param KEY=VALUE (--list-actions lists what each action needs)"
+        }
         guard error.code == .unknownApp || error.code == .unknownType else { return "" }
         var source = "the bundled one"
         if let catalog { source += " with \(catalog) over it" }

@@ -216,7 +216,7 @@ struct ClaimsDiffCommand: ParsableCommand {
                     "\(change.url) \(change.appID): \(Self.describe(change.old)) -> \(Self.describe(change.new))"
                 )
             }
-            output.print("\(urls.count) links, \(changes.count) changed decisions")
+            output.print("\(urls.count, "link"), \(changes.count, "changed decision")")
         }
         if !changes.isEmpty { throw ExitCode(1) }
     }

@@ -64,7 +64,7 @@ struct ClaimsContractCommand: ParsableCommand {
                 try output.printJSON(problems)
             } else {
                 for problem in problems { output.print("\(check): \(problem.description)") }
-                output.print("\(check): \(parsed.count) routes, \(problems.count) disagreements")
+                output.print("\(check): \(parsed.count, "route"), \(problems.count, "disagreement")")
             }
             if !problems.isEmpty { throw ExitCode(1) }
         } else if android {

@@ -77,7 +77,7 @@ struct CleanCommand: AsyncParsableCommand {
         if update {
             try save(loaded)
             output.printError(
-                "\(Self.store(fetcher: nil).savedCatalog.path): \(loaded.catalog.providers.count) providers saved\(loaded.verified ? ", SHA-256 verified" : "")"
+                "\(Self.store(fetcher: nil).savedCatalog.path): \(loaded.catalog.providers.count, "provider") saved\(loaded.verified ? ", SHA-256 verified" : "")"
             )
         }
         guard !links.isEmpty else { return }

@@ -50,7 +50,9 @@ enum ExplanationText {
         let trace = resolution.trace ?? ResolutionTrace()
         // Cleaning comes first: each removed field and the catalog rule that removed it.
         for step in resolution.steps where step.kind == .clean {
-            lines.append("Cleaned by " + step.description)
+            // The step says `clean ClearURLs: FROM → TO`; "Cleaned by clean ClearURLs" said it twice.
+            let text = step.description
+            lines.append("Cleaned by " + (text.hasPrefix("clean ") ? String(text.dropFirst(6)) : text))
         }
         for redirect in trace.redirects where redirect.verdict != .noMatch && redirect.verdict != .notTried {
             let outcome = redirect.result.map { "→ \($0)" } ?? redirect.reason.map { "(\($0))" } ?? ""
@@ -62,7 +64,9 @@ enum ExplanationText {
         }
         lines.append("Unwrapped: \(resolution.unwrapped)")
         let candidates = trace.actions.filter { $0.verdict != .notCandidate }
-        lines.append("Prefilter: \(candidates.count) of \(trace.actions.count) actions are candidates")
+        lines.append(
+            "Prefilter: \(candidates.count) of \(trace.actions.count, "action") \(candidates.count == 1 ? "is a candidate" : "are candidates")"
+        )
         // The user layer's pointers are into its own file: an opening is known by its layer and its rule.
         let openingsByRule = Dictionary(
             resolution.openings.map { (OpeningKey(layer: $0.layer, rule: $0.rule), $0) },
@@ -128,7 +132,7 @@ enum ExplanationText {
         }
         let browsers = resolution.openings.count { $0.kind == .browser }
         lines.append("")
-        lines.append("\(resolution.openings.count) openings (\(browsers) browsers).")
+        lines.append("\(resolution.openings.count, "opening") (\(browsers, "browser")).")
         return lines.joined(separator: "\n")
     }
 }

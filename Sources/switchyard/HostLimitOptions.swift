@@ -20,12 +20,8 @@ struct HostLimitOptions: ParsableArguments {
     var requestsPerSecond = HostLimits().requestsPerSecond
 
     func validate() throws {
-        guard (1...1000).contains(concurrentRequests) else {
-            throw ValidationError("--per-host-requests takes a whole number from 1 to 1000, not \(concurrentRequests)")
-        }
-        guard requestsPerSecond.isFinite, (0.01...100_000).contains(requestsPerSecond) else {
-            throw ValidationError("--per-host-rate takes a number from 0.01 to 100000, not \(requestsPerSecond)")
-        }
+        try OptionRange.check(concurrentRequests, in: 1...1000, option: "--per-host-requests")
+        try OptionRange.check(requestsPerSecond, in: 0.01...100_000, option: "--per-host-rate")
     }
 
     /// The limits: bursts as large as a second's worth of requests, at least the default's.

@@ -31,7 +31,7 @@ extension LintCommand {
             )
         } else {
             for diagnostic in shown { output.print(diagnostic.description(file: path)) }
-            output.print("\(path): \(errors) errors, \(warnings) warnings")
+            output.print("\(path): \(errors, "error"), \(warnings, "warning")")
         }
         if errors > 0 { throw ExitCode(1) }
     }

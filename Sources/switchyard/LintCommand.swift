@@ -77,7 +77,9 @@ struct LintCommand: ParsableCommand {
             try output.printJSON(LintReport(file: report.file, diagnostics: shown))
         } else {
             for diagnostic in shown { output.print(diagnostic.description) }
-            output.print("\(report.file ?? "manifest"): \(report.errorCount) errors, \(report.warningCount) warnings")
+            output.print(
+                "\(report.file ?? "manifest"): \(report.errorCount, "error"), \(report.warningCount, "warning")"
+            )
         }
         if report.errorCount > 0 { throw ExitCode(1) }
     }

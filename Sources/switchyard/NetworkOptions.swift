@@ -91,12 +91,22 @@ struct NetworkOptions: ParsableArguments {
             return ReplayingFetcher(directory: URL(fileURLWithPath: replay))
         }
         if let record {
-            // Created when missing; something else there stops the command.
+            // Created now when missing, so that it is there even when nothing is recorded (a run offline, rules
+            // without network access) and `--replay DIR` works after it; something else there stops the command.
             if FileManager.default.fileExists(atPath: record) {
                 do {
                     try UserFile.requireDirectory(record)
                 } catch {
                     throw CommandFailure(error, what: "recording folder")
+                }
+            } else {
+                do {
+                    try FileManager.default.createDirectory(atPath: record, withIntermediateDirectories: true)
+                } catch {
+                    throw CommandFailure(
+                        message:
+                            "\(record): error: the recording folder cannot be created (no permission, or a file is in the way)"
+                    )
                 }
             }
             return RecordingFetcher(
@@ -228,8 +238,6 @@ struct ScriptRequestLimit: ParsableArguments {
     var maximum = ScriptConfiguration.defaultMaximumSubrequests
 
     func validate() throws {
-        guard (0...10_000).contains(maximum) else {
-            throw ValidationError("--max-script-requests must be between 0 and 10000")
-        }
+        try OptionRange.check(maximum, in: 0...10_000, option: "--max-script-requests")
     }
 }

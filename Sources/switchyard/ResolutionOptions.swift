@@ -83,10 +83,15 @@ struct ResolutionOptions: ParsableArguments {
     /// the cleaning catalog (when cleaning is on and a catalog is at hand) and the choices store (when there is one).
     func resolver(runsScripts: Bool) async throws(CommandFailure) -> Resolver {
         let rules = try userLayerOptions.apply(over: await manifestOptions.loadRules(network: network))
+        if let installed = listing.installed {
+            for unknown in rules.unknownSchemes(in: InstalledApps(list: installed)) {
+                CommandOutput.current.printError("warning: --installed: \(unknown)")
+            }
+        }
         var stages = ResolverStages()
         if let cleaner = try await cleaning.cleaner(network: network) { stages.cleaning.append(cleaner) }
         if claims { stages.openings.append(DomainClaimsStage()) }
-        if let store = try choices.open() { stages.decisions.append(store) }
+        if let stage = try choices.stage() { stages.decisions.append(stage) }
         return try network.resolver(for: rules, runsScripts: runsScripts, stages: stages)
     }
 }

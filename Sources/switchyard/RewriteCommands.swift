@@ -169,7 +169,7 @@ struct MigrateCommand: AsyncParsableCommand {
         let text = JSONWriter(style: .pretty(indent: 4)).write(result.root)
         let name = output ?? "<stdout>"
         let rewritten = try ManifestRewriting.reload(text, name: name)
-        console.printError("\(path): \(result.sourceVersion) → \(target); \(result.warnings.count) warnings")
+        console.printError("\(path): \(result.sourceVersion) → \(target); \(result.warnings.count, "warning")")
         if !noVerify && !dropUnsupported {
             let report = try await ManifestRewriting.verify(
                 original: RuleSet(loaded),

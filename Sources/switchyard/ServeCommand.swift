@@ -43,7 +43,7 @@ struct ServeCommand: AsyncParsableCommand {
     )
     var userLayer: String?
 
-    @Option(help: "Seconds between checks of the manifest file for changes (at least 0.05).")
+    @Option(help: "Seconds between checks of the manifest file for changes (0.05 to 86400).")
     var reloadInterval: Double = 5
 
     @Option(help: "How much the server logs on standard error.")
@@ -102,11 +102,16 @@ struct ServeCommand: AsyncParsableCommand {
     var choices: String?
 
     func validate() throws {
-        guard (0...65535).contains(port) else { throw ValidationError("--port must be between 0 and 65535") }
+        try OptionRange.check(port, in: 0...65535, option: "--port", note: " (0: any free port)")
         _ = try timeLimit()
-        guard (0...31_536_000).contains(cacheMaxAge) else {
-            throw ValidationError("--cache-max-age must be between 0 and 31536000 seconds (a year)")
-        }
+        try OptionRange.check(
+            cacheMaxAge,
+            in: 0...31_536_000,
+            option: "--cache-max-age",
+            unit: "whole seconds",
+            note: " (a year)"
+        )
+        try OptionRange.check(seconds: reloadInterval, in: 0.05...86400, option: "--reload-interval")
     }
 
     func run() async throws {
@@ -120,7 +125,7 @@ struct ServeCommand: AsyncParsableCommand {
             host: host,
             port: port,
             manifest: ManifestSource(argument: manifest),
-            reloadInterval: .milliseconds(Int(min(max(reloadInterval, 0.05), 86400) * 1000)),
+            reloadInterval: .milliseconds(Int(reloadInterval * 1000)),
             timeLimit: try timeLimit(),
             networkEnabled: !offline,
             allowPrivateAddresses: allowPrivateAddresses,
@@ -181,13 +186,17 @@ extension ServeCommand {
         do {
             return try ChoicesStore(path: path)
         } catch {
-            throw CommandFailure(message: "error: \(error.description)")
+            throw CommandFailure(error)
         }
     }
 
     /// Why the server could not listen, in the tool's words (never NIO's `bind(descriptor:…)` text), or nil for any
     /// other failure.
     static func listenFailure(_ error: any Error) -> String? {
+        // NIO throws `SocketAddressError.UnknownHost` (a struct nested in the enum, not a case of it) when the host
+        // name does not resolve, as for `--host 0.0.0.0.0`.
+        if error is SocketAddressError.UnknownHost { return "the host name does not resolve to an address" }
+        if case SocketAddressError.failedToParseIPString = error { return "it is not an IP address or a host name" }
         if error is SocketAddressError { return "the host name does not resolve to an address" }
         guard let error = error as? IOError else { return nil }
         switch error.errnoCode {

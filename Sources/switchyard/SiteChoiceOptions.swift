@@ -1,6 +1,8 @@
 import AppChooser
 import ArgumentParser
 import Foundation
+import LinkMatching
+import LinkRules
 
 /// `choose --remember-site HOST --app ID [--include-subdomains]`, `--forget-site HOST`, `--forget-all-sites` and
 /// `--sites`: the apps remembered per site, in the choices store.
@@ -12,11 +14,13 @@ struct SiteChoiceOptions: ParsableArguments {
 
     @Option(
         help: ArgumentHelp(
-            "The manifest app to remember for --remember-site (the app of an opening, such as tweetbot).",
+            "The app to remember for --remember-site: an app of the rules resolve uses (the app of an opening, such as x).",
             valueName: "id"
         )
     )
     var app: String?
+
+    @OptionGroup var rules: ManifestOptions
 
     @Flag(
         help:
@@ -44,13 +48,14 @@ struct SiteChoiceOptions: ParsableArguments {
         if rememberSite != nil, app == nil {
             throw ValidationError("--remember-site needs --app ID, the manifest app to open the site with")
         }
-        if rememberSite == nil, app != nil || includeSubdomains {
-            throw ValidationError("--app and --include-subdomains go with --remember-site HOST")
+        if rememberSite == nil, app != nil || includeSubdomains || rules.manifest != nil {
+            throw ValidationError("--app, --include-subdomains and --manifest go with --remember-site HOST")
         }
     }
 
-    /// Runs the one site option given, on the store at `storePath`; only remembering creates a missing store.
-    func run(storePath: String, json: Bool) throws {
+    /// Runs the one site option given, on the store at `storePath`; only remembering creates a missing store. Each
+    /// change is confirmed in one line (with `--json`, the choice stored or forgotten).
+    func run(storePath: String, json: Bool, network: NetworkOptions) async throws {
         let output = CommandOutput.current
         do {
             let scope: SiteScope = includeSubdomains ? .domain : .host
@@ -65,26 +70,47 @@ struct SiteChoiceOptions: ParsableArguments {
                         ? output.printJSON(SiteChoiceList(sites: [])) : output.print(Self.table(.init(sites: [])))
                 }
                 if let site { throw CommandFailure(message: "error: no app is remembered for \(site)", exitCode: 1) }
+                output.print("forgotten: \(0, "remembered site")")
                 return
             }
+            // An app the rules do not have is refused before the store is touched (one check with the server's).
+            var known: App?
+            if let app { known = try ChoicesStore.requireApp(app, in: try await rulesForApps(network: network)) }
             let store = try ChoicesStore(path: storePath)
             if sites {
                 let list = SiteChoiceList(sites: try store.siteChoices())
                 try json ? output.printJSON(list) : output.print(Self.table(list))
-            } else if let site, let app {
-                let choice = try store.rememberSite(site, app: app, scope: scope)
-                if json { try output.printJSON(choice) }
+            } else if let site, let known {
+                let choice = try store.rememberSite(site, app: known.identifier, scope: scope)
+                let verb = choice.scope == .domain ? "open" : "opens"
+                try json
+                    ? output.printJSON(choice)
+                    : output.print(
+                        "remembered: \(choice.siteDescription) \(verb) with \(known.name) (\(known.identifier))"
+                    )
             } else if let site {
                 guard let forgotten = try store.forgetSite(site) else {
                     throw CommandFailure(message: try Self.nothingRemembered(for: site, in: store), exitCode: 1)
                 }
-                if json { try output.printJSON(forgotten) }
+                try json
+                    ? output.printJSON(forgotten)
+                    : output.print("forgotten: \(forgotten.siteDescription) opened with \(forgotten.app)")
             } else if forgetAllSites {
-                try store.forgetAllSites()
+                let count = try store.forgetAllSites()
+                output.print("forgotten: \(count, "remembered site")")
             }
         } catch let error as ChooserError {
-            throw CommandFailure(message: "error: \(error.description)")
+            throw CommandFailure(error)
         }
+    }
+
+    /// The rules `resolve` would use by default: the bundled rules or `--manifest`'s, with the default user layer when
+    /// there is one (its own apps may be remembered too).
+    private func rulesForApps(network: NetworkOptions) async throws(CommandFailure) -> RuleSet {
+        let loaded = try await rules.loadRules(network: network)
+        let layer = UserLayerOptions.defaultPath
+        guard FileManager.default.fileExists(atPath: layer) else { return loaded }
+        return try UserLayerOptions.apply(layer, over: loaded)
     }
 
     /// `error: no app is remembered for HOST`, and the domain choice that still covers it, if one does.

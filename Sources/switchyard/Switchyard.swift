@@ -1,3 +1,4 @@
+import AppChooser
 import ArgumentParser
 import Foundation
 import LinkResolver
@@ -66,7 +67,12 @@ struct Switchyard: AsyncParsableCommand {
             let code = exitCode(for: error)
             let text = fullMessage(for: error)
             if code == .validationFailure {
-                output.printError(usageError(text, message: message(for: error)))
+                var lines = usageError(text, message: message(for: error)).split(
+                    separator: "\n",
+                    omittingEmptySubsequences: false
+                )
+                if let unknown = unknownCommand(arguments) { lines[0] = "error: \(unknown)" }
+                output.printError(lines.joined(separator: "\n"))
                 return CommandFailure.badInput
             }
             // As argument-parser's `exit(withError:)`: help on standard output, anything else on standard error.
@@ -75,6 +81,18 @@ struct Switchyard: AsyncParsableCommand {
             }
             return code.rawValue
         }
+    }
+
+    /// A first argument that names no command (`reslove`), said as such with the closest command, as a misspelt
+    /// option is (`unknown command 'reslove'; did you mean 'resolve'?`): argument-parser only says "Unexpected
+    /// argument". Nil when the first argument is an option or a command.
+    static func unknownCommand(_ arguments: [String]) -> String? {
+        guard let first = arguments.first, !first.hasPrefix("-") else { return nil }
+        let names = Set(configuration.subcommands.map { $0._commandName } + ["help"])
+        guard !names.contains(first) else { return nil }
+        let suggestion = KeySuggestion.closest(to: first, among: names).map { "; did you mean '\($0)'?" }
+        return "unknown command '\(first)'"
+            + (suggestion ?? " (the commands: \(names.sorted().joined(separator: ", ")))")
     }
 
     /// argument-parser's text for a usage error (`Error: message`, then the usage and help lines of the command at
@@ -102,5 +120,13 @@ extension CommandFailure {
     /// A file or folder the user named that cannot be used: `PATH: error: the WHAT REASON`, status 2.
     init(_ error: UserFileError, what: String) {
         self.init(message: error.message(for: what))
+    }
+
+    /// The chooser's error: `FILE: error: message [CODE]` when a file is at fault (a store, a catalog file), else
+    /// `error: message [CODE]`; `hint` ends the sentence. Status 2.
+    init(_ error: ChooserError, hint: String = "") {
+        self.init(
+            message: "\(error.file.map { "\($0): " } ?? "")error: \(error.message)\(hint) [\(error.code.rawValue)]"
+        )
     }
 }

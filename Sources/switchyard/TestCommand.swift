@@ -93,7 +93,7 @@ enum TestSummary {
         var lines: [String] = []
         let source = rules.file ?? "manifest"
         lines.append(
-            "\(source) (\(rules.manifest.version)): \(rules.manifest.apps.count) apps, \(rules.manifest.actions.count) actions, \(rules.manifest.browsers.count) browsers, \(rules.manifest.redirects.count) redirect rules"
+            "\(source) (\(rules.manifest.version)): \(rules.manifest.apps.count, "app"), \(rules.manifest.actions.count, "action"), \(rules.manifest.browsers.count, "browser"), \(rules.manifest.redirects.count, "redirect rule")"
         )
         for kind in RuleTestResult.Kind.allCases {
             let passed = report.count(kind, .passed)

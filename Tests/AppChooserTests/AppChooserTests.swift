@@ -116,13 +116,17 @@ import Testing
             installed: InstalledApps(["maps", "comgooglemaps", "waze"]),
             store: try ChoicesStore(path: path)
         )
-        let prompted = try three.model(appType: "maps", action: "search", parameters: [:])
+        let prompted = try three.model(appType: "maps", action: "search", parameters: ["query": "tea"])
         #expect(prompted.showPicker && prompted.reason.contains("new"))
         // The default disappears: the picker shows.
         let gone = AppPicker(catalog: catalog, installed: InstalledApps(["maps"]), store: try ChoicesStore(path: path))
-        #expect(try gone.model(appType: "maps", action: "search", parameters: [:]).showPicker)
+        #expect(try gone.model(appType: "maps", action: "search", parameters: ["query": "tea"]).showPicker)
         try again.reset(appType: "maps")
-        #expect(try again.model(appType: "maps", action: "search", parameters: [:]).reason.contains("no default"))
+        #expect(
+            try again.model(appType: "maps", action: "search", parameters: ["query": "tea"]).reason.contains(
+                "no default"
+            )
+        )
     }
 
     @Test func unknownTypesAndActionsAreNamedErrors() throws {

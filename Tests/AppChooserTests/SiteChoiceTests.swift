@@ -159,7 +159,8 @@ import Testing
         try Data(String(repeating: "not a database\n", count: 100).utf8).write(to: URL(fileURLWithPath: folder.store))
         let error = try #require(throws: ChooserError.self) { try ChoicesStore(path: folder.store) }
         #expect(error.code == .store)
-        #expect(error.message == "\(folder.store): cannot open the choices store: the file is not a SQLite database")
+        #expect(error.message == "cannot open the choices store: the file is not a SQLite database")
+        #expect(error.file == folder.store)
     }
 
     /// Resolving only reads: a store that is not there is an error, never created.
@@ -243,7 +244,7 @@ import Testing
                 ResolutionNotice(
                     code: "E_CHOICES_UNREADABLE",
                     message:
-                        "\(folder.store): cannot read the app remembered for example.com: the database does not have the expected tables (was it written by another program?)"
+                        "the choices store cannot be read, so no remembered choice is applied: cannot read the app remembered for example.com: the database does not have the expected tables (was it written by another program?)"
                 )
             ]
         )
@@ -267,5 +268,47 @@ import Testing
                 #"the app "phoneonly" remembered for example.com and its subdomains has no opening for this link"#
             ]
         )
+    }
+}
+
+/// ``ChoicesStore/requireApp(_:in:)``: the one check of a remembered site's app, for `choose --remember-site` and
+/// `PUT /v1/choices/sites/{host}` alike.
+@Suite struct SiteChoiceAppTests {
+    /// The fixture's apps, a browser and an app named only inline in a format, with a user layer that adds `mine`.
+    static func rules() throws -> RuleSet {
+        let rules = try RuleFixture.rules(
+            actions: #"""
+                [{"title": "Open", "regex": "^https://example\\.com/", "formats": [
+                  {"appId": "alpha", "format": "alpha://open"},
+                  {"app": {"identifier": "inline", "name": "Inline", "scheme": "inline"}, "format": "inline://x"}]}]
+                """#,
+            browsers:
+                #"[{"identifier": "firefox", "name": "Firefox", "scheme": "firefox", "regex": "^https?://", "format": "firefox://open-url?url=$0"}]"#
+        )
+        let layer = try UserLayerLoader().load(
+            #"{"switchyardUserLayer": 1, "apps": [{"identifier": "mine", "name": "Mine", "scheme": "mine"}]}"#,
+            file: "layer.json"
+        )
+        return rules.applying(layer, scriptChecker: nil)
+    }
+
+    @Test(arguments: ["alpha", "inline", "firefox", "mine"])
+    func anAppOfTheRulesOrOfTheLayerIsAccepted(identifier: String) throws {
+        #expect(try ChoicesStore.requireApp(identifier, in: try Self.rules()).identifier == identifier)
+    }
+
+    @Test(arguments: [
+        (
+            "tweetbot",
+            #"the rules have no app "tweetbot" (name an opening's app, as resolve --json and GET /v1/apps list them)"#
+        ),
+        ("Alpha", #"the rules have no app "Alpha"; did you mean "alpha"?"#),
+        ("alhpa", #"the rules have no app "alhpa"; did you mean "alpha"?"#),
+    ])
+    func anUnknownAppIsRefusedByName(identifier: String, message: String) throws {
+        let error = try #require(throws: ChooserError.self) {
+            try ChoicesStore.requireApp(identifier, in: try Self.rules())
+        }
+        #expect(error == ChooserError(.unknownApp, message))
     }
 }

@@ -22,6 +22,10 @@ import WebLinks
         await server.stop()
         #expect(defaultError != nil)
         #expect(addressError?.code == .blockedAddress)
+        #expect(
+            addressError?.message
+                == "The host '127.0.0.1' of '\(server.url("/"))' resolves to 127.0.0.1, a loopback 127.0.0.0/8 address, which is refused unless private addresses are allowed (--allow-private-addresses)."
+        )
         #expect(allowed.text == "secret")
         #expect(server.requestCount == 1)
     }

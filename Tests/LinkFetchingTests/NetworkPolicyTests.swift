@@ -19,6 +19,22 @@ import WebLinks
         }
     }
 
+    /// The port rule is said with what lifts it: the ports fetched, and the option that allows any port.
+    @Test(arguments: [
+        (
+            NetworkPolicy(), "http://127.0.0.1:18440/rules.json",
+            "The port 18440 of 'http://127.0.0.1:18440/rules.json' is refused: only ports 80 and 443 are fetched unless private addresses are allowed (--allow-private-addresses)."
+        ),
+        (
+            NetworkPolicy(allowedPorts: [443]), "http://example.com/",
+            "The port 80 of 'http://example.com/' is refused: only port 443 is fetched unless private addresses are allowed (--allow-private-addresses)."
+        ),
+    ])
+    func aRefusedPortNamesTheRuleAndTheOptionThatLiftsIt(policy: NetworkPolicy, url: String, message: String) {
+        let error = #expect(throws: FetchError.self) { try policy.check(url: Link(test: url)) }
+        #expect(error?.message == message)
+    }
+
     @Test(arguments: [
         ("ftp://example.com/", LinkError.Code.notWebLink),
         ("file:///etc/passwd", .notWebLink),

@@ -67,7 +67,8 @@ import WebLinks
             regex: #"https?://t\.example/([^/]+)/"#,
             format: "alpha://tag/$1/",
             input: "https://t.example/a😀b/𝄞z",
-            expected: "alpha://tag/a😀b/𝄞z"
+            // The link reaches the rules percent-encoded, as the WHATWG URL Standard writes it.
+            expected: "alpha://tag/a%F0%9F%98%80b/%F0%9D%84%9Ez"
         ),
         TemplateCase(
             name: "an optional group that did not take part is empty",

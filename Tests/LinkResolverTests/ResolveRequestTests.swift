@@ -99,8 +99,8 @@ import Testing
     @Test(arguments: [
         (ResolveRequest.Field.platform, "watch", "E_PLATFORM", #"platform takes phone or pad, not "watch""#),
         (.clean, "yes", "E_CLEAN", #"clean takes true or false, not "yes""#),
-        (.timeout, "0", "E_TIMEOUT", #"timeout takes seconds, more than 0 and at most 600, not "0""#),
-        (.timeout, "601", "E_TIMEOUT", #"timeout takes seconds, more than 0 and at most 600, not "601""#),
+        (.timeout, "0", "E_TIMEOUT", #"timeout takes seconds, at least 0.001 and at most 600, not "0""#),
+        (.timeout, "601", "E_TIMEOUT", #"timeout takes seconds, at least 0.001 and at most 600, not "601""#),
         (.timeout, "soon", "E_TIMEOUT", #"timeout takes a number, not "soon""#),
         (.source, "two words", "E_SOURCE_APP", "source takes the bundle identifier"),
         (.maximumLinkLength, "1.5", "E_MAXIMUM_LINK_LENGTH", "maximumLinkLength takes a whole number from 1"),

@@ -84,6 +84,30 @@ import WebLinks
         }
     }
 
+    /// A link without its scheme: 400 with `E_NOT_ABSOLUTE` and a message that suggests the `https://` link, the
+    /// library's (issue 30 item 9); in a batch, the entry's error says the same.
+    @Test func aLinkWithoutItsSchemeGetsASuggestion() async throws {
+        let link = "twitter.com/jack/status/20"
+        let library = try #require(await #expect(throws: LinkError.self) { try await Self.library(link) })
+        #expect(library.suggestion == "https://twitter.com/jack/status/20")
+        #expect(library.message.hasSuffix("did you mean \"https://twitter.com/jack/status/20\"?"))
+        let app = try await Self.application()
+        try await app.test(.router) { client in
+            try await client.execute(uri: Self.query(link), method: .get) { response in
+                #expect(response.status == .badRequest)
+                let error = try #require(try Self.json(response.body)["error"] as? [String: Any])
+                #expect(error["code"] as? String == "E_NOT_ABSOLUTE")
+                #expect(error["message"] as? String == library.message)
+            }
+            let body = try JSONSerialization.data(withJSONObject: ["urls": [link]])
+            try await client.execute(uri: "/v1/resolve", method: .post, body: ByteBuffer(bytes: body)) { response in
+                #expect(response.status == .ok)
+                let results = try #require(try Self.json(response.body)["results"] as? [[String: Any]])
+                #expect((results.first?["error"] as? [String: Any])?["message"] as? String == library.message)
+            }
+        }
+    }
+
     @Test(arguments: LinkClassCases.equivalent)
     func spellingsOfOneLinkGetItsOpenings(variant: String, canonical: String) async throws {
         let expected = try await Self.library(canonical).openings.map(\.url)

@@ -315,6 +315,14 @@ import Testing
             }
             try await client.execute(uri: "/v1/choose?type=fax&action=send", method: .get) { response in
                 #expect(response.status == .notFound)
+                // The code once, in its field; the message does not repeat it.
+                let error = try #require(try Self.json(response.body)["error"] as? [String: Any])
+                #expect(error["code"] as? String == "E_UNKNOWN_TYPE")
+                let message = try #require(error["message"] as? String)
+                #expect(
+                    message.hasPrefix(#"no app type "fax" (known: "#) && !message.contains("E_UNKNOWN"),
+                    "\(message)"
+                )
             }
         }
     }
@@ -340,11 +348,40 @@ import Testing
                 let key = try #require(type["key"] as? String)
                 for action in try #require(type["actions"] as? [[String: Any]]) {
                     let actionKey = try #require(action["key"] as? String)
-                    try await client.execute(uri: "/v1/choose?type=\(key)&action=\(actionKey)", method: .get) {
-                        response in
+                    // Each action says the parameters it fills; one of them is needed.
+                    let parameter = try #require((action["parameters"] as? [String])?.first, "\(key)/\(actionKey)")
+                    let uri =
+                        "/v1/choose?type=\(key)&action=\(actionKey)&param=\(parameter)%3Dhttps%3A%2F%2Fexample.com"
+                    try await client.execute(uri: uri, method: .get) { response in
                         #expect(response.status == .ok, "\(key)/\(actionKey): \(String(buffer: response.body))")
                     }
                 }
+            }
+        }
+    }
+
+    /// `/v1/choose` checks parameters by the picker's one rule, as `choose --param` does: none of the action's
+    /// parameters is 400 `E_MISSING_PARAMETER` naming them, an unknown key 400 `E_UNKNOWN_PARAMETER` naming it.
+    @Test(arguments: [
+        (
+            "/v1/choose?type=twitter&action=show_profile",
+            "E_MISSING_PARAMETER",
+            #"action "show_profile" of app type "twitter" needs the parameter profile_screenname"#
+        ),
+        (
+            "/v1/choose?type=twitter&action=show_profile&param=profile_screenname%3Djack&param=nope%3D1",
+            "E_UNKNOWN_PARAMETER",
+            #"app type "twitter" has no parameter "nope" (known: profile_screenname, text, status_id)"#
+        ),
+    ])
+    func chooseChecksItsParameters(uri: String, code: String, message: String) async throws {
+        let app = try await Self.server().application()
+        try await app.test(.router) { client in
+            try await client.execute(uri: uri, method: .get) { response in
+                #expect(response.status == .badRequest)
+                let error = try #require(try Self.json(response.body)["error"] as? [String: Any])
+                #expect(error["code"] as? String == code)
+                #expect((error["message"] as? String)?.hasPrefix(message) == true, "\(error)")
             }
         }
     }
@@ -371,5 +408,37 @@ import Testing
         try Data("{ truncated".utf8).write(to: file)
         #expect(await server.reload(reason: "test") == false)
         #expect(try server.store.rules.resolve("https://a.example/7").openings.first?.url == "a://7")
+    }
+
+    /// `/healthz`, which any client may read, names the served manifest by its file name, and a refused reload's
+    /// reason without the folder: it showed the manifest's absolute path.
+    @Test func healthShowsNoFilePath() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "switchyard-health-\(UUID().uuidString)"
+        )
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let file = directory.appendingPathComponent("rules.json")
+        try Data(#"{"apps": [{"identifier": "a", "name": "A", "scheme": "a"}]}"#.utf8).write(to: file)
+        let server = try await Self.server(.file(file.path))
+        let app = await server.application()
+        try await app.test(.router) { client in
+            try await client.execute(uri: "/healthz", method: .get) { response in
+                #expect(response.status == .ok)
+                let body = String(buffer: response.body)
+                let health = try Self.json(response.body)
+                #expect(health["rules"] as? String == "rules.json", "\(body)")
+                #expect(!body.contains(directory.path), "\(body)")
+            }
+            try Data("{ truncated".utf8).write(to: file)
+            #expect(await server.reload(reason: "test") == false)
+            #expect(server.store.lastRejection?.contains(file.path) == true)
+            try await client.execute(uri: "/healthz", method: .get) { response in
+                let body = String(buffer: response.body)
+                let rejection = try #require(try Self.json(response.body)["lastRejection"] as? String, "\(body)")
+                #expect(rejection.hasPrefix("rules.json:"), "\(rejection)")
+                #expect(!body.contains(directory.path), "\(body)")
+            }
+        }
     }
 }

@@ -193,6 +193,40 @@ import Testing
         #expect(try ChoicesStore(path: folder.store).siteChoices().isEmpty)
     }
 
+    /// A store that breaks while the server runs: the resolution stands with a notice that names no file of the
+    /// server's.
+    @Test func anUnreadableStoreIsANoticeWithoutTheServersPath() async throws {
+        let folder = try Folder()
+        let (store, folderPath) = (folder.store, folder.url.path)
+        try await folder.server().application().test(.router) { client in
+            try Data("garbage".utf8).write(to: URL(fileURLWithPath: store))
+            try await client.execute(uri: "/v1/resolve?url=https://example.com/", method: .get) { response in
+                #expect(response.status == .ok)
+                let document = try Self.json(response.body)
+                let notices = try #require(document["notices"] as? [[String: String]])
+                #expect(notices.map { $0["code"] } == ["E_CHOICES_UNREADABLE"])
+                #expect(notices.allSatisfy { !($0["message"] ?? "").contains(folderPath) }, "\(notices)")
+                #expect((document["openings"] as? [Any])?.count == 2)
+            }
+        }
+    }
+
+    /// The server refuses an unknown app with the chooser's own sentence, the one `choose --remember-site` prints.
+    @Test func anUnknownAppIsRefusedWithTheChoosersSentence() async throws {
+        let folder = try Folder()
+        try await folder.server().application().test(.router) { client in
+            try await client.execute(
+                uri: "/v1/choices/sites/example.com",
+                method: .put,
+                body: ByteBuffer(string: #"{"app": "alhpa"}"#)
+            ) { response in
+                #expect(response.status == .badRequest)
+                let error = try #require(try Self.json(response.body)["error"] as? [String: Any])
+                #expect(error["message"] as? String == #"$.app: the rules have no app "alhpa"; did you mean "alpha"?"#)
+            }
+        }
+    }
+
     @Test func aServerWithoutAStoreSaysHowToGiveOne() async throws {
         let folder = try Folder()
         try await folder.server(withStore: false).application().test(.router) { client in

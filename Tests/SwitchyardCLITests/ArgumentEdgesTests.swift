@@ -30,12 +30,12 @@ import Testing
     static let usageCases: [UsageCase] = [
         UsageCase(
             arguments: ["serve", "--port", "99999"],
-            error: "error: --port must be between 0 and 65535",
+            error: #"error: --port takes a whole number from 0 to 65535 (0: any free port), not "99999""#,
             usage: "Usage: switchyard serve "
         ),
         UsageCase(
             arguments: ["serve", "--port=-1"],
-            error: "error: --port must be between 0 and 65535",
+            error: #"error: --port takes a whole number from 0 to 65535 (0: any free port), not "-1""#,
             usage: "Usage: switchyard serve "
         ),
         UsageCase(
@@ -49,6 +49,50 @@ import Testing
             usage: "Usage: switchyard migrate "
         ),
     ]
+
+    /// Every number option's message says the range it takes, in one style, with the value given; none crashes on a
+    /// value out of range (`--reload-interval nan` trapped, `--generated=-5` crashed, `--reload-interval 0` was made
+    /// 0.05 in silence, and `--timeout 0.0004` was refused as not "more than 0").
+    @Test(arguments: [
+        (["resolve", "--timeout", "0", "x"], #"--timeout takes seconds, at least 0.001 and at most 600, not "0""#),
+        (
+            ["resolve", "--timeout", "0.0004", "x"],
+            #"--timeout takes seconds, at least 0.001 and at most 600, not "0.0004""#
+        ),
+        (["serve", "--timeout", "nan"], #"--timeout takes seconds, at least 0.001 and at most 600, not "nan""#),
+        (
+            ["resolve", "--max-script-requests=-1", "x"],
+            #"--max-script-requests takes a whole number from 0 to 10000, not "-1""#
+        ),
+        (
+            ["serve", "--cache-max-age=-1"],
+            #"--cache-max-age takes whole seconds from 0 to 31536000 (a year), not "-1""#
+        ),
+        (
+            ["serve", "--reload-interval", "0"],
+            #"--reload-interval takes seconds, at least 0.05 and at most 86400, not "0""#
+        ),
+        (
+            ["serve", "--reload-interval", "nan"],
+            #"--reload-interval takes seconds, at least 0.05 and at most 86400, not "nan""#
+        ),
+        (
+            ["resolve", "--per-host-requests", "0", "x"],
+            #"--per-host-requests takes a whole number from 1 to 1000, not "0""#
+        ),
+        (["resolve", "--per-host-rate", "0", "x"], #"--per-host-rate takes a number from 0.01 to 100000, not "0""#),
+        (["bench", "--generated=-5"], #"--generated takes a whole number from 0 to 1000000, not "-5""#),
+        (["bench", "--naive-repetitions", "0"], #"--naive-repetitions takes a whole number from 1 to 1000, not "0""#),
+        (
+            ["bench", "--compiled-repetitions", "1001"],
+            #"--compiled-repetitions takes a whole number from 1 to 1000, not "1001""#
+        ),
+    ])
+    func rangeMessagesSayTheTrueRange(arguments: [String], message: String) async {
+        let output = await InProcessCommand.run(arguments)
+        #expect(output.status == 2, "\(output.stderr)")
+        #expect(output.stderrLines.first == "error: " + message, "\(output.stderr)")
+    }
 
     @Test(arguments: usageCases)
     func usageErrorsShowTheUsageLine(_ usage: UsageCase) async {
@@ -99,6 +143,37 @@ import Testing
             output.stderrLines == ["error: cannot listen on 127.0.0.1:\(holder.port): the address is already in use"],
             "\(output.stderr)"
         )
+    }
+
+    /// A misspelt command gets a "did you mean" as a misspelt option does, with the root's usage line and status 2
+    /// (argument-parser said `Unexpected argument 'reslove'`); a word far from every command lists them.
+    @Test(arguments: [
+        (["reslove", "https://twitter.com/jack"], "error: unknown command 'reslove'; did you mean 'resolve'?"),
+        (["serv"], "error: unknown command 'serv'; did you mean 'serve'?"),
+        (
+            ["frobnicate"],
+            "error: unknown command 'frobnicate' (the commands: bench, choose, claims, clean, explain, help, lint, migrate, minify, resolve, serve, test, xcallback)"
+        ),
+    ])
+    func aMisspeltCommandGetsASuggestion(arguments: [String], error: String) async {
+        let output = await InProcessCommand.run(arguments)
+        #expect(output.status == 2)
+        #expect(output.stderrLines.first == error, "\(output.stderr)")
+        #expect(output.stderrLines.dropFirst().first == "Usage: switchyard <subcommand>")
+    }
+
+    /// A host that is not one (`0.0.0.0.0`) is one line in the tool's words, status 2: NIO's
+    /// `SocketAddressError.UnknownHost: …` text with argument-parser's `Error:` and status 1 reached the user.
+    @Test func aHostThatDoesNotResolveIsOneLineInTheToolsWords() async {
+        let output = await InProcessCommand.run([
+            "serve", "--host", "0.0.0.0.0", "--port", "0", "--offline", "--log-level", "critical",
+        ])
+        #expect(output.status == 2, "\(output.stderr)")
+        #expect(
+            output.stderrLines == ["error: cannot listen on 0.0.0.0.0:0: the host name does not resolve to an address"],
+            "\(output.stderr)"
+        )
+        #expect(!output.stderr.contains("SocketAddressError"))
     }
 }
 

@@ -27,7 +27,7 @@ import Testing
         let store = directory.url.appendingPathComponent("choices.sqlite").path
         let set = await Self.choose(["--set-default", "waze"], store: store)
         #expect(set.status == 0, "\(set.stderr)")
-        #expect(set.stdout.isEmpty)
+        #expect(set.stdout == "the default Maps app is now Waze (waze)\n")
         let chosen = await Self.choose(["--action", "search", "--param", "query=tea", "--json"], store: store)
         #expect(chosen.status == 0, "\(chosen.stderr)")
         let model = try #require(try JSONSerialization.jsonObject(with: Data(chosen.stdout.utf8)) as? [String: Any])
@@ -97,7 +97,7 @@ import Testing
         #expect(output.status == 2)
         #expect(
             output.stderrLines == [
-                #"error: app type "twitter" has no app "tweetbot" (it has twitter) [E_UNKNOWN_APP]; the catalog is the bundled one: add a Choosy data folder with --catalog DIR, or download the type with --refresh-from URL"#
+                #"error: app type "twitter" has no app "tweetbot" (it has twitter); the catalog is the bundled one: add a Choosy data folder with --catalog DIR, or download the type with --refresh-from URL [E_UNKNOWN_APP]"#
             ]
         )
     }
@@ -189,5 +189,65 @@ import Testing
         )
         #expect(output.status == 2)
         #expect(output.stderrLines == ["error: --refresh-from downloads app types, which --offline forbids"])
+    }
+
+    /// An action's parameters are checked, by the picker's one rule (`/v1/choose` too): with none of the parameters its
+    /// formats fill it is refused naming them (it printed `twitter://user`, status 0), and a key the type does not
+    /// take is refused naming it and the known keys (it was ignored).
+    @Test(arguments: [
+        (
+            ["--type", "twitter", "--action", "show_profile"],
+            #"error: action "show_profile" of app type "twitter" needs the parameter profile_screenname; pass --param KEY=VALUE (--list-actions lists what each action needs) [E_MISSING_PARAMETER]"#
+        ),
+        (
+            ["--type", "twitter", "--action", "show_profile", "--param", "profile_screenname="],
+            #"error: action "show_profile" of app type "twitter" needs the parameter profile_screenname; pass --param KEY=VALUE (--list-actions lists what each action needs) [E_MISSING_PARAMETER]"#
+        ),
+        (
+            ["--type", "maps", "--action", "directions"],
+            #"error: action "directions" of app type "maps" needs one of the parameters from, to; pass --param KEY=VALUE (--list-actions lists what each action needs) [E_MISSING_PARAMETER]"#
+        ),
+        (
+            [
+                "--type", "twitter", "--action", "show_profile", "--param", "profile_screenname=jack", "--param",
+                "nope=1",
+            ],
+            #"error: app type "twitter" has no parameter "nope" (known: profile_screenname, text, status_id) [E_UNKNOWN_PARAMETER]"#
+        ),
+        (
+            ["--type", "twitter", "--action", "show_profile", "--param", "profile_screennam=jack"],
+            #"error: app type "twitter" has no parameter "profile_screennam" (did you mean "profile_screenname"? known: profile_screenname, text, status_id) [E_UNKNOWN_PARAMETER]"#
+        ),
+    ])
+    func parametersAreCheckedByName(arguments: [String], error: String) async throws {
+        let directory = try TemporaryDirectory()
+        let output = await InProcessCommand.run(
+            ["choose", "--store", directory.url.appendingPathComponent("c.sqlite").path] + arguments
+        )
+        #expect(output.status == 2, "\(output.stdout)")
+        #expect(output.stderrLines == [error])
+        #expect(output.stdout.isEmpty)
+    }
+
+    /// `--list-actions` lists a type's actions with the parameters each fills, its parameters and its apps; `--json`
+    /// writes what `/v1/app-types` answers (one `AppTypeList`).
+    @Test func listsATypesActionsAndParameters() async throws {
+        let text = await InProcessCommand.run(["choose", "--type", "twitter", "--list-actions"])
+        #expect(text.status == 0, "\(text.stderr)")
+        let lines = text.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.first == "twitter (Twitter)")
+        #expect(lines.contains("    show_profile  Show an account; --param profile_screenname=…"))
+        #expect(lines.contains("    profile_screenname  Account name"))
+        let json = await InProcessCommand.run(["choose", "--list-actions", "--json"])
+        #expect(json.status == 0, "\(json.stderr)")
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+        let types = try #require(object["types"] as? [[String: Any]])
+        #expect(types.compactMap { $0["key"] as? String } == ["browser", "email", "maps", "twitter"])
+        let maps = try #require(types.first { $0["key"] as? String == "maps" })
+        let actions = try #require(maps["actions"] as? [[String: Any]])
+        #expect(actions.first { $0["key"] as? String == "directions" }?["parameters"] as? [String] == ["from", "to"])
+        let unknown = await InProcessCommand.run(["choose", "--type", "fax", "--list-actions"])
+        #expect(unknown.status == 2)
+        #expect(unknown.stderrLines.first?.hasPrefix(#"error: no app type "fax" (known: browser, email"#) == true)
     }
 }

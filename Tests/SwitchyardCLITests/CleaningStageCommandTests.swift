@@ -74,6 +74,9 @@ import Testing
         #expect(outcome.status == 0, "\(outcome.stderr)")
         #expect(outcome.stdout.contains("removed s=21 (query) by providers/x/rules/1"), "\(outcome.stdout)")
         #expect(outcome.stdout.contains("removed utm_source=share (query) by providers/x/rules/0"), "\(outcome.stdout)")
+        // One "clean", not "Cleaned by clean ClearURLs:".
+        #expect(outcome.stdout.contains("\nCleaned by ClearURLs"), "\(outcome.stdout)")
+        #expect(!outcome.stdout.contains("Cleaned by clean"), "\(outcome.stdout)")
     }
 
     @Test func aBadCatalogStopsResolveWithItsPlace() async throws {

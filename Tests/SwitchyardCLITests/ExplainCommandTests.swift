@@ -72,9 +72,9 @@ import Testing
         #expect(lines.contains("http-redirect HEAD 301: \(server.url("/short")) → \(server.url("/hop"))"))
         #expect(lines.contains("http-redirect HEAD 302: \(server.url("/hop")) → \(server.url("/final/done"))"))
         #expect(lines.contains("Unwrapped: \(server.url("/final/done"))"))
-        #expect(lines.contains("Prefilter: 1 of 1 actions are candidates"))
+        #expect(lines.contains("Prefilter: 1 of 1 action is a candidate"))
         #expect(lines.contains("  → app: app://final/done"))
-        #expect(lines.last == "1 openings (0 browsers).")
+        #expect(lines.last == "1 opening (0 browsers).")
     }
 
     /// A chain that stops (here a loop) is shown as far as it went, with the refused hop and its reason, by both
@@ -157,14 +157,14 @@ import Testing
         ),
         (
             ["resolve", "--offline", "--timeout", "0", "https://twitter.com/jack"],
-            #"--timeout takes seconds, more than 0 and at most 600, not "0""#
+            #"--timeout takes seconds, at least 0.001 and at most 600, not "0""#
         ),
         (
             ["explain", "--offline", "--source-app", "two words", "https://twitter.com/jack"],
             "--source-app takes the bundle identifier"
         ),
-        (["serve", "--timeout", "0"], #"--timeout takes seconds, more than 0 and at most 600, not "0""#),
-        (["serve", "--timeout", "601"], #"--timeout takes seconds, more than 0 and at most 600, not "601""#),
+        (["serve", "--timeout", "0"], #"--timeout takes seconds, at least 0.001 and at most 600, not "0""#),
+        (["serve", "--timeout", "601"], #"--timeout takes seconds, at least 0.001 and at most 600, not "601""#),
     ])
     func aValueThatDoesNotFitNamesItsOption(arguments: [String], message: String) async {
         let output = await InProcessCommand.run(arguments)

@@ -63,6 +63,26 @@ import Testing
         #expect(explained.stderr.contains("[\(code)]"))
     }
 
+    /// A link without its scheme is refused with the link it probably stands for (issue 30 item 9), by `resolve`,
+    /// `explain` and a batch alike.
+    @Test func aLinkWithoutItsSchemeGetsASuggestion() async throws {
+        let line =
+            "\"twitter.com/jack/status/20\" is not an absolute URL: it needs a scheme such as https; did you mean \"https://twitter.com/jack/status/20\"?"
+        for command in ["resolve", "explain"] {
+            let output = await InProcessCommand.run([command, "--offline", "twitter.com/jack/status/20"])
+            #expect(output.status == 2)
+            #expect(output.stdout.isEmpty)
+            #expect(output.stderrLines == ["error: \(line) [E_NOT_ABSOLUTE]"])
+        }
+        let directory = try TemporaryDirectory()
+        let batch = try directory.write("twitter.com/jack/status/20\n", named: "links.txt")
+        let output = await InProcessCommand.run(["resolve", "--offline", "--batch", batch])
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(output.stdout.utf8)) as? [String: Any])
+        let error = try #require(object["error"] as? [String: Any])
+        #expect(error["code"] as? String == "E_NOT_ABSOLUTE")
+        #expect(error["message"] as? String == line)
+    }
+
     @Test func aBatchReportsEachRefusedLineAndGoesOn() async throws {
         let directory = try TemporaryDirectory()
         // Tabs and newlines cannot stand inside one line of a batch file: those cases are for single links.

@@ -74,8 +74,56 @@ import Testing
         for arguments in [["resolve", "--manifest", path, "https://x.example/"], ["test", path]] {
             let output = await InProcessCommand.run(arguments)
             #expect(output.status == 2)
-            #expect(output.stderrLines == ["\(path): error: the manifest does not exist [E_READ]"])
+            #expect(output.stderrLines == ["\(path): error: the manifest does not exist"])
         }
+    }
+
+    /// File errors have one style, `PATH: error: …` with the path as the user gave it: `resolve --manifest` wrote
+    /// the absolute path and a code `lint` did not, and `choose --catalog` wrote `error: PATH: …`.
+    @Test func fileErrorsHaveOneStyleWithThePathAsGiven() async throws {
+        let relative = "no-such-folder-\(UUID().uuidString)/absent.json"
+        for arguments in [
+            ["resolve", "--offline", "--manifest", relative, "https://x.example/"], ["test", relative],
+            ["lint", relative],
+        ] {
+            let output = await InProcessCommand.run(arguments)
+            #expect(output.status == 2)
+            #expect(output.stderrLines == ["\(relative): error: the manifest does not exist"], "\(arguments)")
+        }
+        let layer = await InProcessCommand.run(["resolve", "--offline", "--user-layer", relative, "https://x.example/"])
+        #expect(layer.stderrLines == ["\(relative): error: the user layer does not exist"])
+        let directory = try TemporaryDirectory()
+        let empty = directory.url.appendingPathComponent("choosy")
+        try FileManager.default.createDirectory(at: empty, withIntermediateDirectories: true)
+        let catalog = await InProcessCommand.run([
+            "choose", "--catalog", empty.path, "--type", "maps", "--list-actions",
+        ])
+        #expect(catalog.status == 2)
+        #expect(
+            catalog.stderrLines == [
+                "\(empty.path): error: the catalog folder has no systemAppTypes.json and no app-data/*.json [E_CATALOG]"
+            ]
+        )
+        try Data("{".utf8).write(to: empty.appendingPathComponent("systemAppTypes.json"))
+        let broken = await InProcessCommand.run(["choose", "--catalog", empty.path, "--type", "maps", "--list-actions"])
+        #expect(
+            broken.stderrLines == [
+                "\(empty.path)/systemAppTypes.json: error: not Choosy app-type data (invalid JSON) [E_CATALOG]"
+            ]
+        )
+    }
+
+    /// A manifest URL on another port than 80 or 443 is refused before anything is asked, naming the rule and the
+    /// option that lifts it.
+    @Test func aManifestURLOnAnotherPortNamesTheOptionThatAllowsIt() async throws {
+        let url = "http://127.0.0.1:18440/rules.json"
+        let output = await InProcessCommand.run(["resolve", "https://x.example/", "--manifest", url])
+        #expect(output.status == 2)
+        #expect(
+            output.stderrLines == [
+                "\(url): error: The port 18440 of '\(url)' is refused: only ports 80 and 443 are fetched unless private addresses are allowed (--allow-private-addresses)."
+            ]
+        )
     }
 
     /// The smoke test of the built binary: `main` maps argument-parser's usage errors to status 2, an `error: ` line

@@ -39,6 +39,30 @@ import Testing
         #expect(replayed.stdout.contains("2 passed, 0 failed, 0 skipped"))
     }
 
+    /// A recording that records nothing (rules without scripts; the same offline) still leaves its folder, so the
+    /// documented `--replay DIR` works after it: the folder was made only with the first fixture, and the replay
+    /// failed with "does not exist".
+    @Test func aRecordingOfNothingLeavesItsFolderForTheReplay() async throws {
+        let directory = try TemporaryDirectory()
+        let path = try directory.write(
+            #"""
+            {"apps": [{"identifier": "alpha", "name": "Alpha", "scheme": "alpha"}],
+             "actions": [{"regex": "https?://s\\.example/(\\w+)$", "testInputs": ["https://s.example/one"],
+               "formats": [{"appId": "alpha", "format": "alpha://$1", "testResults": ["alpha://one"]}]}]}
+            """#,
+            named: "plain.json"
+        )
+        let fixtures = directory.url.appendingPathComponent("new/fixtures").path
+        let recorded = await InProcessCommand.run(["test", path, "--record", fixtures])
+        #expect(recorded.status == 0, "\(recorded.stdout)\(recorded.stderr)")
+        #expect(recorded.stderrLines.last == "\(fixtures): 0 new fixtures recorded, 0 in the folder")
+        var isDirectory: ObjCBool = false
+        #expect(FileManager.default.fileExists(atPath: fixtures, isDirectory: &isDirectory) && isDirectory.boolValue)
+        let replayed = await InProcessCommand.run(["test", path, "--replay", fixtures])
+        #expect(replayed.status == 0, "\(replayed.stdout)\(replayed.stderr)")
+        #expect(replayed.stdout.contains("1 passed, 0 failed, 0 skipped"))
+    }
+
     /// A `--record` path that is a file: one line, status 2, before any case runs.
     @Test func aRecordingFolderThatIsAFileIsOneError() async throws {
         let directory = try TemporaryDirectory()

@@ -100,6 +100,30 @@ import Testing
         #expect(openings.compactMap { $0["app"] as? String } == ["tweetbot", "chrome"])
     }
 
+    /// A name of `--installed` that no app or browser of the rules has as its scheme lists nothing: it is a warning
+    /// naming it, with the scheme it probably means (the closest, or that of the app it is the identifier of); before,
+    /// nothing was said. Known names (`tweetbot`, `googlechrome`) warn of nothing.
+    @Test(.enabled(if: SharedData.isAvailable, SharedData.skipReason))
+    func warnsAboutAnInstalledNameNoAppHas() async throws {
+        let output = await InProcessCommand.run([
+            "resolve", "--offline", "--no-scripts", "--json", "--installed", "tweetbot,nosuchapp,tweetbott,chrome",
+            "--manifest", try Self.manifestPath(), Self.tweet,
+        ])
+        #expect(output.status == 0, "\(output.stderr)")
+        #expect(
+            output.stderrLines == [
+                #"warning: --installed: no app of the rules has the scheme "chrome"; did you mean "googlechrome"?"#,
+                #"warning: --installed: no app of the rules has the scheme "nosuchapp""#,
+                #"warning: --installed: no app of the rules has the scheme "tweetbott"; did you mean "tweetbot"?"#,
+            ]
+        )
+        let known = await InProcessCommand.run([
+            "resolve", "--offline", "--no-scripts", "--installed", "tweetbot,googlechrome", "--manifest",
+            try Self.manifestPath(), Self.tweet,
+        ])
+        #expect(known.stderr.isEmpty, "\(known.stderr)")
+    }
+
     /// The smoke test of the built binary: `main` prints the document on the real standard output and exits 0.
     @Test(arguments: CommandRunner.allCases)
     func resolvesWithTheBundledRulesWhenNoManifestIsGiven(_ runner: CommandRunner) async throws {

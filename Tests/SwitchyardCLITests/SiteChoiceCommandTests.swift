@@ -29,6 +29,11 @@ import Testing
             await InProcessCommand.run(arguments, environment: environment)
         }
 
+        /// `choose ARGUMENTS` with this setup's manifest: the apps it remembers must be the rules'.
+        func choose(_ arguments: [String]) async -> CommandOutcome {
+            await run(["choose", "--manifest", manifest] + arguments)
+        }
+
         func resolve(_ arguments: [String]) async -> CommandOutcome {
             await run(["resolve", "--offline", "--no-scripts", "--manifest", manifest] + arguments)
         }
@@ -52,8 +57,8 @@ import Testing
 
     @Test func aRememberedSiteIsPreferredInJSONAndInTheTable() async throws {
         let setup = try Setup()
-        let remember = await setup.run([
-            "choose", "--remember-site", "Example.com", "--app", "beta", "--include-subdomains", "--json",
+        let remember = await setup.choose([
+            "--remember-site", "Example.com", "--app", "beta", "--include-subdomains", "--json",
         ])
         #expect(remember.status == 0, "\(remember.stderr)")
         let stored = try Self.object(remember.stdout)
@@ -105,8 +110,8 @@ import Testing
             ["--remember-site", "example.com", "--app", "alpha", "--include-subdomains"],
             ["--remember-site", "www.example.com", "--app", "beta"],
         ] {
-            let output = await setup.run(["choose"] + arguments)
-            #expect(output.status == 0 && output.stdout.isEmpty, "\(output.stderr)")
+            let output = await setup.choose(arguments)
+            #expect(output.status == 0 && output.stdout.split(separator: "\n").count == 1, "\(output.stderr)")
         }
         let list = try Self.object(await setup.run(["choose", "--sites", "--json"]).stdout)
         let sites = try #require(list["sites"] as? [[String: Any]])
@@ -139,7 +144,7 @@ import Testing
 
     @Test func anAppThatIsNotInstalledIsAWarningAndANotice() async throws {
         let setup = try Setup()
-        #expect(await setup.run(["choose", "--remember-site", "example.com", "--app", "beta"]).status == 0)
+        #expect(await setup.choose(["--remember-site", "example.com", "--app", "beta"]).status == 0)
         let table = await setup.resolve(["--installed", "alpha", "https://example.com/"])
         #expect(table.status == 0)
         #expect(
@@ -166,9 +171,7 @@ import Testing
         #expect(missing.status == 2)
         #expect(missing.stderrLines.first?.hasPrefix("\(elsewhere): error: ") == true, "\(missing.stderr)")
         #expect(!FileManager.default.fileExists(atPath: elsewhere))
-        let remember = await setup.run([
-            "choose", "--store", elsewhere, "--remember-site", "example.com", "--app", "alpha",
-        ])
+        let remember = await setup.choose(["--store", elsewhere, "--remember-site", "example.com", "--app", "alpha"])
         #expect(remember.status == 0, "\(remember.stderr)")
         let chosen = await setup.resolve(["--choices", elsewhere, "--json", "https://example.com/"])
         #expect(try Self.preferred(try Self.object(chosen.stdout)).keys.sorted() == ["alpha"])
@@ -179,7 +182,7 @@ import Testing
             ["--remember-site", "example.com"],
             "error: --remember-site needs --app ID, the manifest app to open the site with"
         ),
-        (["--app", "alpha"], "error: --app and --include-subdomains go with --remember-site HOST"),
+        (["--app", "alpha"], "error: --app, --include-subdomains and --manifest go with --remember-site HOST"),
         (
             ["--sites", "--forget-all-sites"],
             "error: give one of --remember-site, --forget-site, --forget-all-sites and --sites"
@@ -220,5 +223,79 @@ import Testing
         #expect(link.stderr.contains(#""https://example.com/" is not a host name"#), "\(link.stderr)")
         // A refused site leaves no store behind.
         #expect(!FileManager.default.fileExists(atPath: setup.defaultStore))
+    }
+
+    /// The app must be one of the rules `resolve` uses (the bundled rules, or `--manifest`'s): the documented example's
+    /// `tweetbot` is not in the bundled rules, and remembering it would only warn on every later resolution.
+    @Test(
+        arguments: [
+            (["--remember-site", "twitter.com", "--app", "tweetbot", "--include-subdomains"], "tweetbot", nil),
+            (["--remember-site", "example.com", "--app", "no-such-app"], "no-such-app", nil),
+            (["--remember-site", "x.com", "--app", "X"], "X", "x"),
+        ] as [([String], String, String?)]
+    )
+    func anAppTheRulesDoNotHaveIsRefusedByName(arguments: [String], app: String, suggestion: String?) async throws {
+        let setup = try Setup()
+        let output = await setup.run(["choose"] + arguments)
+        #expect(output.status == 2)
+        let hint =
+            suggestion.map { "; did you mean \"\($0)\"?" }
+            ?? " (name an opening's app, as resolve --json and GET /v1/apps list them)"
+        #expect(output.stderrLines == ["error: the rules have no app \"\(app)\"\(hint) [E_UNKNOWN_APP]"])
+        #expect(!FileManager.default.fileExists(atPath: setup.defaultStore))
+    }
+
+    /// Remembering, forgetting and setting a default each say what was done, in one line.
+    @Test func successIsConfirmedInOneLine() async throws {
+        let setup = try Setup()
+        let bundled = await setup.run([
+            "choose", "--remember-site", "twitter.com", "--app", "x", "--include-subdomains",
+        ])
+        #expect(bundled.status == 0, "\(bundled.stderr)")
+        #expect(bundled.stdout == "remembered: twitter.com and its subdomains open with X (x)\n")
+        let own = await setup.choose(["--remember-site", "www.example.com", "--app", "beta"])
+        #expect(own.stdout == "remembered: www.example.com opens with Beta (beta)\n", "\(own.stderr)")
+        let forget = await setup.run(["choose", "--forget-site", "www.example.com"])
+        #expect(forget.stdout == "forgotten: www.example.com opened with beta\n", "\(forget.stderr)")
+        let all = await setup.run(["choose", "--forget-all-sites"])
+        #expect(all.stdout == "forgotten: 1 remembered site\n", "\(all.stderr)")
+        let setDefault = await setup.run(["choose", "--type", "twitter", "--set-default", "twitter"])
+        #expect(setDefault.stdout == "the default Twitter app is now X (twitter)\n", "\(setDefault.stderr)")
+        let reset = await setup.run(["choose", "--type", "twitter", "--reset"])
+        #expect(reset.stdout == "Twitter has no default app now: the picker shows\n", "\(reset.stderr)")
+    }
+
+    /// A choices store that cannot be opened is a warning: every resolution goes on without remembered choices, and
+    /// `--no-choices` skips the store altogether.
+    @Test func anUnreadableStoreIsAWarningAndTheResolutionGoesOn() async throws {
+        let setup = try Setup()
+        try FileManager.default.createDirectory(
+            atPath: (setup.defaultStore as NSString).deletingLastPathComponent,
+            withIntermediateDirectories: true
+        )
+        try Data("garbage\n".utf8).write(to: URL(fileURLWithPath: setup.defaultStore))
+        let warning =
+            "warning: the choices store \(setup.defaultStore) cannot be opened (the file is not a SQLite database), so no remembered choice is applied; --no-choices resolves without it [E_CHOICES_UNREADABLE]"
+        let table = await setup.resolve(["https://example.com/"])
+        #expect(table.status == 0)
+        #expect(table.stdout.contains("alpha://open"))
+        #expect(table.stderrLines == [warning])
+        let json = await setup.resolve(["--json", "https://example.com/"])
+        let notices = try #require(try Self.object(json.stdout)["notices"] as? [[String: String]])
+        #expect(notices.map { $0["code"] } == ["E_CHOICES_UNREADABLE"])
+        let explain = await setup.run([
+            "explain", "--offline", "--no-scripts", "--manifest", setup.manifest, "https://example.com/",
+        ])
+        #expect(explain.status == 0 && explain.stderrLines == [warning], "\(explain.stderr)")
+        let skipped = await setup.resolve(["--no-choices", "--json", "https://example.com/"])
+        #expect(skipped.status == 0 && skipped.stderr.isEmpty, "\(skipped.stderr)")
+        #expect(try Self.object(skipped.stdout)["notices"] == nil)
+        // A store named with --choices that is not a database is read the same way.
+        let named = await setup.resolve(["--choices", setup.manifest, "https://example.com/"])
+        #expect(named.status == 0)
+        #expect(named.stderrLines.first?.contains("the choices store \(setup.manifest) cannot be opened") == true)
+        let both = await setup.resolve(["--choices", setup.manifest, "--no-choices", "https://example.com/"])
+        #expect(both.status == 2)
+        #expect(both.stderrLines.first == "error: --choices and --no-choices cannot be used together")
     }
 }

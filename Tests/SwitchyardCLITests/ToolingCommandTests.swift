@@ -34,7 +34,7 @@ import FoundationXML
         #expect(lines.first?.hasSuffix("[E_STALE_TEST at /actions/0/testInputs/1]") == true)
         #expect(
             output.stdout.contains(
-                "\(path):7:50: error: the template \"a://$2\" uses $2 but the regex has only 1 capture groups"
+                "\(path):7:50: error: the template \"a://$2\" uses $2 but the regex has only 1 capture group;"
             )
         )
         #expect(output.stdout.contains("[E_GROUP_REF at /actions/0/formats/0/format]"))
@@ -105,6 +105,40 @@ import FoundationXML
         let back = try directory.write(down.stdout, named: "back.json")
         let again = await InProcessCommand.run(["migrate", back, "--to", "5"])
         #expect(again.stdout == (try String(contentsOfFile: v5, encoding: .utf8)))
+    }
+
+    /// Counts a person reads are singular for 1 (`1 capture group`, `1 error`), through the one helper: they said
+    /// `1 capture groups` and `1 errors, 0 warnings`.
+    @Test func countsOfOneAreSingular() async throws {
+        let directory = try TemporaryDirectory()
+        let path = try directory.write(
+            #"""
+            {"apps": [{"identifier": "a", "name": "A", "scheme": "a"}],
+             "actions": [{"regex": "https://a\\.example/(\\d+)", "testInputs": ["https://a.example/1"],
+               "formats": [{"appId": "a", "format": "a://$2", "testResults": ["a://1"]}]}]}
+            """#,
+            named: "one.json"
+        )
+        let output = await InProcessCommand.run(["lint", path])
+        #expect(output.status == 1)
+        #expect(
+            output.stdout.contains("but the regex has only 1 capture group; this entry is ignored"),
+            "\(output.stdout)"
+        )
+        #expect(output.stdout.hasSuffix("\(path): 1 error, 0 warnings\n"), "\(output.stdout)")
+    }
+
+    /// `migrate --to v2` says the scripts a v2 client cannot run in one warning with their count, not one per script
+    /// (199 lines for the v5 manifest).
+    @Test(.enabled(if: SharedData.isAvailable, SharedData.skipReason))
+    func migrateSaysTheScriptsItCannotCarryOnce() async throws {
+        let v5 = try #require(SharedData.url("openerManifest-v5.json")).path
+        let output = await InProcessCommand.run(["migrate", v5, "--to", "v2", "--no-verify"])
+        #expect(output.status == 0, "\(output.stderr)")
+        let scripts = output.stderrLines.filter { $0.contains(#""script2" needs Opener 1.1.8"#) }
+        #expect(scripts.count == 1, "\(output.stderr)")
+        #expect(scripts.first?.contains(" formats use it, this one first") == true, "\(output.stderr)")
+        #expect(output.stderrLines.last == "\(v5): v5 → v2; 2 warnings")
     }
 
     @Test func outputReplacesAnExistingFileWhole() async throws {

@@ -144,6 +144,6 @@ import Testing
         let outcome = await InProcessCommand.run(["lint", "--user-layer", files.layer, files.manifest])
         #expect(outcome.status == 0)
         #expect(outcome.stdout.contains("[W_VANISHED_REFERENCE at /disable/1]"))
-        #expect(outcome.stdout.hasSuffix("\(files.layer): 0 errors, 1 warnings\n"))
+        #expect(outcome.stdout.hasSuffix("\(files.layer): 0 errors, 1 warning\n"))
     }
 }
