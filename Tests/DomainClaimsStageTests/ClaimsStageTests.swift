@@ -87,7 +87,7 @@ import WebLinks
         #expect(!resolution.openings.contains { $0.claim != nil })
         let aasa = try #require(resolution.trace?.claims?.first)
         #expect(
-            aasa.problem?.contains("resolves to 127.0.0.1, a loopback 127.0.0.0/8 address that is not allowed") == true
+            aasa.problem?.contains("resolves to 127.0.0.1, a loopback 127.0.0.0/8 address, which is refused") == true
         )
         #expect(aasa.problem?.hasSuffix("[E_SSRF_BLOCKED]") == true)
         #expect(site.server.requestCount == 0)
