@@ -14,10 +14,10 @@ import WebLinks
 ///
 /// Pinning uses `HTTPClient.Configuration.dnsOverride` (host → checked IP) rather than rewriting the URL to the
 /// IP with a `Host` header, because the override keeps TLS right for https: SNI and certificate validation
-/// still use the host name. Since the override is per client, each hop gets a short-lived `HTTPClient` on the
-/// shared event loop group and shuts it down before returning, so there is no long-lived client whose missing
-/// `shutdown()` could trap at deinit, and no pooled connection can outlive the address it was checked for
-/// (DNS rebinding). The price is one new connection per hop, which is fine for link unwrapping and downloads.
+/// still use the host name. Since the override is per client, a hop takes the client made for its host, checked
+/// address and port (``HopClients``, shared by the process, on the shared event loop group): its connections are
+/// reused by later hops to the same checked address, and never by a hop whose host now resolves elsewhere (DNS
+/// rebinding); idle clients are shut down after 30 s, or when more than 64 are kept.
 ///
 /// A `NetworkPolicy.connectTo` override connects elsewhere the same way: the override's checked address in
 /// `dnsOverride`, its port in the URL the client is given, and the request's own host in `Host`, so TLS still names
@@ -134,10 +134,23 @@ public struct LiveFetcher: LinkFetching {
         // The pool would otherwise retry a refused connection with back-off until the deadline, turning
         // "nobody listens" into a timeout; one hop makes one attempt and reports the real cause.
         configuration.connectionPool.retryConnectionEstablishment = false
+        // How many requests go to one host at once is the politeness layer's decision (PoliteFetcher): the client
+        // keeps a connection for each (its default of 8 queued everything beyond, 50 ms per request in line).
+        configuration.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit = 1000
         // AsyncHTTPClient looks the override up by the URL's host as it serialises it: bare for names and IPv4,
         // bracketed for IPv6 literals.
         configuration.dnsOverride = [url.host: address.description, "[\(url.host)]": address.description]
-        let client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
+        let key = HopClients.Key(
+            host: url.host,
+            address: address.description,
+            port: connection.port,
+            limit: limit,
+            trustRoots: additionalTrustRoots
+        )
+        let client = HopClients.shared.acquire(key) {
+            HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
+        }
+        defer { HopClients.shared.release(key) }
         let result: Result<FetchResponse, FetchError>
         var wire = (url: url.text, authority: String?.none)
         if connection.port != url.port {
@@ -150,7 +163,6 @@ public struct LiveFetcher: LinkFetching {
         } catch {
             result = .failure(Self.mapped(error, url: url.text, limit: limit))
         }
-        try? await client.shutdown()
         return try result.get()
     }
 

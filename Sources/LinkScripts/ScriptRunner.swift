@@ -127,17 +127,24 @@ public final class ScriptRunner: Sendable {
     ) async -> [(String, Result<String, ScriptNetworkError>)] {
         await withTaskGroup(of: (String, Result<String, ScriptNetworkError>).self) { group in
             for url in urls {
-                group.addTask {
-                    do throws(ScriptNetworkError) {
-                        return (url, .success(try await network.get(url, deadline: deadline)))
-                    } catch {
-                        return (url, .failure(error))
-                    }
-                }
+                group.addTask { (url, await answer(to: url, from: network, deadline: deadline)) }
             }
             var fetched: [(String, Result<String, ScriptNetworkError>)] = []
             for await answer in group { fetched.append(answer) }
             return fetched
+        }
+    }
+
+    /// The answer to `url`, or why there is none.
+    private static func answer(
+        to url: String,
+        from network: any ScriptNetwork,
+        deadline: ContinuousClock.Instant
+    ) async -> Result<String, ScriptNetworkError> {
+        do {
+            return .success(try await network.get(url, deadline: deadline))
+        } catch {
+            return .failure(error)
         }
     }
 

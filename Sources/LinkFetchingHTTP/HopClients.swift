@@ -1,0 +1,84 @@
+import AsyncHTTPClient
+import NIOSSL
+import Synchronization
+
+/// The `HTTPClient`s of recent hops, one for each host, checked address, port, body limit and set of extra trusted
+/// roots, so that a hop reuses the connections of earlier hops to the same checked address, and their TLS context.
+///
+/// A client per hop cost a new connection, a TLS handshake and a fresh TLS context, which reads the system's roots
+/// again (a third of the online service's CPU time went to parsing the roots' PEM). A client here is still pinned to
+/// one checked address (its `dnsOverride`), so a connection never outlives the address it was checked for: a hop whose
+/// host now resolves elsewhere gets another client. Clients idle for ``idleTime`` or beyond ``capacity`` (least
+/// recently used first) are shut down; one in use never is.
+final class HopClients: Sendable {
+    /// What a client is made for.
+    struct Key: Hashable, Sendable {
+        var host: String
+        var address: String
+        var port: Int
+        var limit: Int
+        var trustRoots: [NIOSSLCertificate]
+    }
+
+    private struct Entry {
+        let client: HTTPClient
+        var users: Int
+        var lastUsed: ContinuousClock.Instant
+    }
+
+    /// The clients of every fetcher in the process.
+    static let shared = HopClients(capacity: 64, idleTime: .seconds(30))
+
+    /// The most clients kept while idle.
+    let capacity: Int
+    /// How long an idle client is kept.
+    let idleTime: Duration
+    private let entries = Mutex<[Key: Entry]>([:])
+
+    init(capacity: Int, idleTime: Duration) {
+        self.capacity = capacity
+        self.idleTime = idleTime
+    }
+
+    /// The number of clients kept.
+    var count: Int { entries.withLock { $0.count } }
+
+    /// The client for `key` (made with `make` when there is none), marked in use until ``release(_:)``.
+    func acquire(_ key: Key, make: () -> HTTPClient) -> HTTPClient {
+        entries.withLock { entries in
+            if var entry = entries[key] {
+                entry.users += 1
+                entries[key] = entry
+                return entry.client
+            }
+            let client = make()
+            entries[key] = Entry(client: client, users: 1, lastUsed: .now)
+            return client
+        }
+    }
+
+    /// Ends one use of the client for `key`; shuts down the clients idle too long or beyond the capacity.
+    func release(_ key: Key) {
+        let now = ContinuousClock.now
+        let retired = entries.withLock { entries -> [HTTPClient] in
+            if var entry = entries[key] {
+                entry.users -= 1
+                entry.lastUsed = now
+                entries[key] = entry
+            }
+            var idle = entries.filter { $0.value.users == 0 }.sorted { $0.value.lastUsed < $1.value.lastUsed }
+            var retired: [HTTPClient] = []
+            while let oldest = idle.first,
+                now - oldest.value.lastUsed > idleTime || entries.count > capacity
+            {
+                entries[oldest.key] = nil
+                retired.append(oldest.value.client)
+                idle.removeFirst()
+            }
+            return retired
+        }
+        for client in retired {
+            Task { try? await client.shutdown() }
+        }
+    }
+}
