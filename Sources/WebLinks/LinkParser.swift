@@ -20,8 +20,22 @@ struct LinkParser {
         self.maximumLength = maximumLength
     }
 
+    /// `text` without its leading and trailing spaces, tabs, line feeds, carriage returns and form feeds (in Swift:
+    /// Foundation's `trimmingCharacters(in:)` bridged through NSString, 1% of an online resolution).
+    static func trimmed(_ text: String) -> String {
+        func isSpace(_ scalar: Unicode.Scalar) -> Bool {
+            scalar == " " || scalar == "\t" || scalar == "\n" || scalar == "\r" || scalar == "\u{0C}"
+        }
+        let scalars = text.unicodeScalars
+        var start = scalars.startIndex
+        var end = scalars.endIndex
+        while start < end, isSpace(scalars[start]) { start = scalars.index(after: start) }
+        while end > start, isSpace(scalars[scalars.index(before: end)]) { end = scalars.index(before: end) }
+        return start == scalars.startIndex && end == scalars.endIndex ? text : String(scalars[start..<end])
+    }
+
     func parse() throws(LinkError) -> Parts {
-        let link = raw.trimmingCharacters(in: CharacterSet(charactersIn: " \t\n\r\u{0C}"))
+        let link = Self.trimmed(raw)
         guard !link.isEmpty else { throw LinkError(code: .empty, message: "the link is empty") }
         guard link.utf8.count <= maximumLength else {
             throw LinkError.tooLong(byteCount: link.utf8.count, limit: maximumLength)
