@@ -196,7 +196,7 @@ let package = Package(
         .testTarget(
             name: "LinkFetchingTests",
             dependencies: [
-                "LinkFetching", "LinkFetchingHTTP", "SwitchyardTestSupport", httpTypes,
+                "LinkFetching", "LinkFetchingHTTP", "SwitchyardTestSupport", httpTypes, asyncHTTPClient,
                 .product(name: "MetricsTestKit", package: "swift-metrics"),
             ]
         ),

@@ -57,6 +57,15 @@ final class HopClients: Sendable {
         }
     }
 
+    /// Shuts down every client kept and forgets them (a client still in use fails its request).
+    func shutDownAll() async {
+        let all = entries.withLock { entries in
+            defer { entries = [:] }
+            return entries.values.map(\.client)
+        }
+        for client in all { try? await client.shutdown() }
+    }
+
     /// Ends one use of the client for `key`; shuts down the clients idle too long or beyond the capacity.
     func release(_ key: Key) {
         let now = ContinuousClock.now

@@ -87,6 +87,7 @@ public final class LoopbackHTTPServer: Sendable {
             await withDiscardingTaskGroup { group in
                 try? await server.executeThenClose { inbound in
                     for try await connection in inbound {
+                        log.countConnection()
                         group.addTask { await Self.serve(connection, log: log, handler: handler) }
                     }
                 }
@@ -104,6 +105,9 @@ public final class LoopbackHTTPServer: Sendable {
 
     /// The number of requests received so far.
     public var requestCount: Int { log.all.count }
+
+    /// The number of connections accepted so far.
+    public var connectionCount: Int { log.connections }
 
     /// Stops listening, ends open connections and waits until everything is closed.
     public func stop() async {
@@ -188,6 +192,13 @@ public struct LoopbackHTTPServerError: Error, CustomStringConvertible {
 /// The server's request log, shared with the connection tasks.
 final class RequestLog: Sendable {
     private let requests = Mutex<[LoopbackHTTPServer.Request]>([])
+    private let connectionsAccepted = Mutex(0)
+
+    var connections: Int { connectionsAccepted.withLock { $0 } }
+
+    func countConnection() {
+        connectionsAccepted.withLock { $0 += 1 }
+    }
 
     var all: [LoopbackHTTPServer.Request] { requests.withLock { $0 } }
 
