@@ -15,7 +15,7 @@ import WebLinks
 /// Pinning uses `HTTPClient.Configuration.dnsOverride` (host → checked IP) rather than rewriting the URL to the
 /// IP with a `Host` header, because the override keeps TLS right for https: SNI and certificate validation
 /// still use the host name. Since the override is per client, a hop takes the client made for its host, checked
-/// address and port (``HopClients``, shared by the process, on the shared event loop group): its connections are
+/// address and port (`HopClients`, shared by the process, on the shared event loop group): its connections are
 /// reused by later hops to the same checked address, and never by a hop whose host now resolves elsewhere (DNS
 /// rebinding); idle clients are shut down after 30 s, or when more than 64 are kept.
 ///
