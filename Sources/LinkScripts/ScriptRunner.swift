@@ -162,24 +162,7 @@ public final class ScriptRunner: Sendable {
                 }
             }
             let batch = ScriptBatch(jobs)
-            if !pool.enqueue(batch) {
-                for job in batch.takeAll() {
-                    job.finish(
-                        ScriptResult(
-                            output: .failure(
-                                ScriptError(
-                                    code: .exhausted,
-                                    rule: job.script.name,
-                                    message:
-                                        "not run: \(pool.abandonedCount) abandoned scripts are still running, as many as allowed"
-                                )
-                            ),
-                            usedNetwork: false,
-                            duration: .zero
-                        )
-                    )
-                }
-            }
+            if !pool.enqueue(batch) { pool.answerNotRun(batch) }
         }
     }
 

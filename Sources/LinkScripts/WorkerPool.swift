@@ -88,6 +88,11 @@ final class WorkerPool: Sendable {
     /// cannot be queued are answered as not run.
     private func requeue(_ batch: ScriptBatch) {
         guard batch.hasPending, !enqueue(batch) else { return }
+        answerNotRun(batch)
+    }
+
+    /// Answers every run left in `batch` as not run: the pool holds as many abandoned runs as it allows.
+    func answerNotRun(_ batch: ScriptBatch) {
         for job in batch.takeAll() {
             job.finish(
                 ScriptResult(
