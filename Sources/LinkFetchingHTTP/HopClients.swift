@@ -1,5 +1,4 @@
 import AsyncHTTPClient
-import NIOSSL
 import Synchronization
 
 /// The `HTTPClient`s of recent hops, one for each host, checked address, port, body limit and set of extra trusted
@@ -17,7 +16,8 @@ final class HopClients: Sendable {
         var address: String
         var port: Int
         var limit: Int
-        var trustRoots: [NIOSSLCertificate]
+        /// The DER bytes of the extra trusted roots (read once per fetcher: hashing a certificate reads them anew).
+        var trustRoots: [[UInt8]]
     }
 
     private struct Entry {
@@ -34,6 +34,8 @@ final class HopClients: Sendable {
     /// How long an idle client is kept.
     let idleTime: Duration
     private let entries = Mutex<[Key: Entry]>([:])
+    /// When idle clients were last looked for: at most every second, or when more than ``capacity`` are kept.
+    private let lastSweep = Mutex(ContinuousClock.now)
 
     init(capacity: Int, idleTime: Duration) {
         self.capacity = capacity
@@ -69,12 +71,18 @@ final class HopClients: Sendable {
     /// Ends one use of the client for `key`; shuts down the clients idle too long or beyond the capacity.
     func release(_ key: Key) {
         let now = ContinuousClock.now
+        let sweeps = lastSweep.withLock { last in
+            guard now - last > .seconds(1) else { return false }
+            last = now
+            return true
+        }
         let retired = entries.withLock { entries -> [HTTPClient] in
             if var entry = entries[key] {
                 entry.users -= 1
                 entry.lastUsed = now
                 entries[key] = entry
             }
+            guard sweeps || entries.count > capacity else { return [] }
             var idle = entries.filter { $0.value.users == 0 }.sorted { $0.value.lastUsed < $1.value.lastUsed }
             var retired: [HTTPClient] = []
             while let oldest = idle.first,

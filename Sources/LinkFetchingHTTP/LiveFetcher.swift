@@ -28,6 +28,8 @@ public struct LiveFetcher: LinkFetching {
     public var policy: NetworkPolicy
     /// Certificate authorities trusted besides the system's.
     private var additionalTrustRoots: [NIOSSLCertificate] = []
+    /// Their DER bytes, which tell the clients kept for hops apart (`HopClients`).
+    private var additionalTrustRootsDER: [[UInt8]] = []
 
     /// Creates a fetcher with `policy` (the safe defaults unless given).
     public init(policy: NetworkPolicy = .standard) {
@@ -54,6 +56,7 @@ public struct LiveFetcher: LinkFetching {
             )
         }
         additionalTrustRoots = certificates
+        additionalTrustRootsDER = certificates.map { (try? $0.toDERBytes()) ?? Array($0.description.utf8) }
     }
 
     /// Performs `request` under the policy, following redirects hop by hop when the request allows it.
@@ -145,7 +148,7 @@ public struct LiveFetcher: LinkFetching {
             address: address.description,
             port: connection.port,
             limit: limit,
-            trustRoots: additionalTrustRoots
+            trustRoots: additionalTrustRootsDER
         )
         let client = HopClients.shared.acquire(key) {
             HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
