@@ -17,16 +17,18 @@ struct ResolveRoutes {
     var collection: RouteCollection<SwitchyardRequestContext> {
         let routes = RouteCollection(context: SwitchyardRequestContext.self)
         routes.get("resolve") { request, context in
-            try await resolve(request, context: context, try resolveRequest(request, context: context))
+            let parameters = request.uri.queryParameters
+            return try await resolve(request, parameters, try resolveRequest(request, parameters))
         }
         routes.post("resolve") { request, context in
             let decoder = JSONBodyDecoder(userInfo: [ResolveRequest.defaultsKey: configuration.requestDefaults])
             return try await resolveBatch(try await decoder.decode(BatchRequest.self, from: request, context: context))
         }
         routes.get("explain") { request, context in
-            var resolveRequest = try resolveRequest(request, context: context)
+            let parameters = request.uri.queryParameters
+            var resolveRequest = try resolveRequest(request, parameters)
             resolveRequest.trace = true
-            return try await resolve(request, context: context, resolveRequest)
+            return try await resolve(request, parameters, resolveRequest)
         }
         return routes
     }
@@ -37,10 +39,10 @@ struct ResolveRoutes {
     /// `304` without resolving; its `Cache-Control` from the resolution's ``Cacheability``.
     func resolve(
         _ request: Request,
-        context: some RequestContext,
+        _ parameters: Parameters,
         _ resolveRequest: ResolveRequest
     ) async throws -> Response {
-        guard let raw = request.uri.queryParameters["url"] else {
+        guard let raw = parameters["url"] else {
             throw APIError(.badRequest, "E_MISSING_URL", "add the link to resolve as the query parameter url=…")
         }
         let input = String(raw)
@@ -74,9 +76,9 @@ struct ResolveRoutes {
 
     /// The query string as a resolve request, from the server's defaults (``ServerConfiguration/requestDefaults``):
     /// a field that does not fit is `400` with its code (`E_PLATFORM`, `E_SOURCE_APP`, `E_CLEAN`, …).
-    func resolveRequest(_ request: Request, context: some RequestContext) throws -> ResolveRequest {
-        // Most queries name only the link: their request is the server's defaults, without a decoder's tree.
-        let parameters = request.uri.queryParameters
+    func resolveRequest(_ request: Request, _ parameters: Parameters) throws -> ResolveRequest {
+        // Most queries name only the link: their request is the server's defaults, without a decoder's tree
+        // (ResolveRoutesTests checks that the decoder gives the same request for such a query).
         if parameters.count == 1, parameters["url"] != nil { return limited(configuration.requestDefaults) }
         let decoder = URLEncodedFormDecoder(userInfo: [
             ResolveRequest.defaultsKey: configuration.requestDefaults, ResolveRequest.textFieldsKey: true,

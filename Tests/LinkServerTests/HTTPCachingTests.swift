@@ -108,6 +108,26 @@ import Testing
         }
     }
 
+    /// A query that names only the link skips the decoder (ResolveRoutes): its request, and so its tag, is the one the
+    /// decoder makes of a query with the link and nothing the request reads, under a server's own defaults.
+    @Test func aQueryOfOnlyTheLinkIsTheRequestTheDecoderMakes() async throws {
+        try await Self.withManifest { file in
+            let server = try await SwitchyardServer(
+                configuration: ServerConfiguration(
+                    port: 0,
+                    manifest: .file(file.path),
+                    timeLimit: .seconds(2),
+                    networkEnabled: false
+                )
+            )
+            let onlyTheLink = try #require(try await Self.tag(server, "/v1/resolve?url=https://a.example/7"))
+            let decoded = try #require(try await Self.tag(server, "/v1/resolve?url=https://a.example/7&utm=x"))
+            #expect(onlyTheLink == decoded)
+            let explained = try #require(try await Self.tag(server, "/v1/explain?url=https://a.example/7"))
+            #expect(try await Self.tag(server, "/v1/explain?url=https://a.example/7&utm=x") == explained)
+        }
+    }
+
     /// The answers a cache keeps are the documents the library makes: a sample of the v5 manifest's own test inputs,
     /// resolved and explained through the router, byte for byte as `DocumentEncoder.document(resolver.resolve(…))`.
     @Test(.enabled(if: SharedData.isAvailable, SharedData.skipReason))
