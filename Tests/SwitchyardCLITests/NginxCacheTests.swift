@@ -61,6 +61,38 @@ import Glibc
     }
 
     /// A port that was free a moment ago (nginx cannot report one it chose).
+    /// nginx in front of `replicas` with ``configuration(directory:port:replicas:)``, in `directory`, on a free port,
+    /// until ``stop()``.
+    struct RunningNginx {
+        let port: Int
+        let directory: URL
+        let process = Process()
+
+        init(_ nginx: String, directory: URL, replicas: [Int]) throws {
+            port = try NginxCacheTests.freePort()
+            self.directory = directory
+            let configuration = directory.appendingPathComponent("nginx.conf")
+            try Data(NginxCacheTests.configuration(directory: directory.path, port: port, replicas: replicas).utf8)
+                .write(to: configuration)
+            process.executableURL = URL(fileURLWithPath: nginx)
+            process.arguments = [
+                "-p", directory.path, "-c", configuration.path, "-e", "\(directory.path)/error.log", "-g",
+                "daemon off;",
+            ]
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+        }
+
+        /// nginx's error log so far.
+        var log: String { (try? String(contentsOfFile: "\(directory.path)/error.log", encoding: .utf8)) ?? "" }
+
+        func stop() {
+            process.terminate()
+            process.waitUntilExit()
+        }
+    }
+
     static func freePort() throws -> Int {
         let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         defer { close(socket) }
@@ -150,28 +182,14 @@ import Glibc
         let two = try ServeEndToEndTests.RunningServer(arguments: arguments)
         defer { two.stop() }
         let ports = [one.port, two.port]
-        let port = try Self.freePort()
-        let configuration = directory.url.appendingPathComponent("nginx.conf")
-        try Data(Self.configuration(directory: directory.url.path, port: port, replicas: ports).utf8)
-            .write(to: configuration)
-        let proxy = Process()
-        proxy.executableURL = URL(fileURLWithPath: nginx)
-        proxy.arguments = [
-            "-p", directory.url.path, "-c", configuration.path, "-e", "\(directory.url.path)/error.log", "-g",
-            "daemon off;",
-        ]
-        proxy.standardOutput = FileHandle.nullDevice
-        proxy.standardError = FileHandle.nullDevice
-        try proxy.run()
-        defer {
-            proxy.terminate()
-            proxy.waitUntilExit()
-        }
+        let proxy = try RunningNginx(nginx, directory: directory.url, replicas: ports)
+        defer { proxy.stop() }
+        let port = proxy.port
         let path = "/v1/resolve?url=https%3A%2F%2Fa.example%2F7"
         let url = "http://127.0.0.1:\(port)\(path)"
         // nginx is up once it answers (it was just started); each replica gives the same tag on its own.
         let first = try await Self.poll(url) { $0.status == 200 }
-        let log = { (try? String(contentsOfFile: "\(directory.url.path)/error.log", encoding: .utf8)) ?? "" }
+        let log = { proxy.log }
         try #require(first.status == 200, "nginx did not answer: \(log())")
         #expect(first.cacheStatus == "MISS")
         #expect(first.body.contains("a://7"))
@@ -247,26 +265,12 @@ import Glibc
             "--allow-private-addresses", "--manifest", manifest, "--cache-max-age", "60", "--log-level", "warning",
         ])
         defer { replica.stop() }
-        let port = try Self.freePort()
-        let configuration = directory.url.appendingPathComponent("nginx.conf")
-        try Data(Self.configuration(directory: directory.url.path, port: port, replicas: [replica.port]).utf8)
-            .write(to: configuration)
-        let proxy = Process()
-        proxy.executableURL = URL(fileURLWithPath: nginx)
-        proxy.arguments = [
-            "-p", directory.url.path, "-c", configuration.path, "-e", "\(directory.url.path)/error.log", "-g",
-            "daemon off;",
-        ]
-        proxy.standardOutput = FileHandle.nullDevice
-        proxy.standardError = FileHandle.nullDevice
-        try proxy.run()
-        defer {
-            proxy.terminate()
-            proxy.waitUntilExit()
-        }
+        let proxy = try RunningNginx(nginx, directory: directory.url, replicas: [replica.port])
+        defer { proxy.stop() }
+        let port = proxy.port
         let url = "http://127.0.0.1:\(port)/v1/resolve?url=https%3A%2F%2Fa.example%2F7"
         let first = try await Self.poll(url) { $0.status == 200 }
-        let log = { (try? String(contentsOfFile: "\(directory.url.path)/error.log", encoding: .utf8)) ?? "" }
+        let log = { proxy.log }
         try #require(first.status == 200, "nginx did not answer: \(log())")
         #expect(first.cacheStatus == "MISS")
         #expect(first.body.contains("a://7"))
