@@ -7,8 +7,9 @@ import WebLinks
 extension Resolver {
     /// Runs every script opening until `deadline`, filling in `result` in place; each gets the input its rule
     /// matched, and all share `network` (one resolution's answers: eight scripts asking for the same URL cause one
-    /// request). Returns how long the outputs may be kept together. Outputs kept from earlier runs are filled in first;
-    /// the scripts left go to a worker together.
+    /// request). Returns how long the outputs may be kept together. Outputs kept from earlier runs are filled in first,
+    /// templates are evaluated, and the scripts left go to a worker together (one hand-over and one back for all of a
+    /// link's scripts; ``ScriptEngine/runReporting(_:deadline:network:)``).
     func render(
         _ result: inout [Opening],
         link: Link,
@@ -22,40 +23,23 @@ extension Resolver {
         for index in result.indices where result[index].needsScript {
             switch prepare(&result[index], link: link, headers: headers, scripts: scripts) {
             case .some((let compiled, let input)):
-                if let kept = engine.keptOutput(of: compiled, input: input) {
-                    Self.fill(&result[index], with: kept)
-                } else {
-                    pending.append((index, compiled, input))
-                }
+                pending.append((index, compiled, input))
             case nil:
                 break
             }
         }
         if pending.isEmpty { return .unlimited }
-        if pending.count == 1, let only = pending.first {
-            let run = await engine.runReporting(only.script, input: only.input, deadline: deadline, network: network)
-            Self.fill(&result[only.index], with: run.output)
-            return run.cacheability
+        let runs = await engine.runReporting(
+            pending.map { ($0.script, $0.input) },
+            deadline: deadline,
+            network: network
+        )
+        var cacheability = Cacheability.unlimited
+        for (job, run) in zip(pending, runs) {
+            Self.fill(&result[job.index], with: run.output)
+            cacheability = cacheability.combined(with: run.cacheability)
         }
-        return await withTaskGroup(of: (Int, Result<String?, ScriptError>, Cacheability).self) { group in
-            for job in pending {
-                group.addTask {
-                    let run = await engine.runReporting(
-                        job.script,
-                        input: job.input,
-                        deadline: deadline,
-                        network: network
-                    )
-                    return (job.index, run.output, run.cacheability)
-                }
-            }
-            var cacheability = Cacheability.unlimited
-            for await (index, output, runCacheability) in group {
-                Self.fill(&result[index], with: output)
-                cacheability = cacheability.combined(with: runCacheability)
-            }
-            return cacheability
-        }
+        return cacheability
     }
 
     /// Runs one script opening's script until `deadline` (the test runner's cases come through here too).

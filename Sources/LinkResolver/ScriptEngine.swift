@@ -82,7 +82,8 @@ public final class ScriptEngine: Sendable {
     /// The kept output of an earlier run of `script` on `input`, without running anything (nil: none is kept, or the
     /// engine keeps none). A kept output is always reproducible.
     package func keptOutput(of script: CompiledScript, input: String) -> Result<String?, ScriptError>? {
-        results?.output(of: script, input: input)
+        // A template's output is made as cheaply as it is looked up, and keeping it would only push out others.
+        runner.evaluatesNatively(script) ? nil : results?.output(of: script, input: input)
     }
 
     /// ``run(_:input:deadline:)``, and how long its output may be kept: `unlimited` when it is what the script gives
@@ -118,7 +119,7 @@ public final class ScriptEngine: Sendable {
                 outcomes[index] = (kept, .unlimited)
                 continue
             }
-            let admission = admit(job.script)
+            let admission = runner.evaluatesNatively(job.script) ? .run : admit(job.script)
             if case .refused(let refusal) = admission {
                 outcomes[index] = (.failure(refusal), .uncacheable(reason: "a script set aside"))
             } else {
@@ -131,7 +132,7 @@ public final class ScriptEngine: Sendable {
             let ran = await runner.run(runs, network: network, deadline: deadline)
             for ((index, admission), result) in zip(toRun, ran) {
                 let job = jobs[index]
-                results?.keep(result, of: job.script, input: job.input)
+                if !runner.evaluatesNatively(job.script) { results?.keep(result, of: job.script, input: job.input) }
                 let output = result.output
                 let stopped = if case .failure(let error) = output { error.code == .timeout } else { false }
                 record(admission, of: job.script.id, stopped: stopped)

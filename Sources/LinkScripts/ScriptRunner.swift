@@ -13,6 +13,8 @@ public final class ScriptRunner: Sendable {
     public let configuration: ScriptConfiguration
 
     private let pool: WorkerPool
+    /// What each script asked for first, so far (``ScriptConfiguration/predictsRequests``).
+    private let forecast = RequestForecast()
 
     /// Creates a runner; worker threads start on first use and end when the runner is released.
     public init(configuration: ScriptConfiguration = ScriptConfiguration()) {
@@ -29,7 +31,13 @@ public final class ScriptRunner: Sendable {
     /// reloaded with mostly the same scripts compiles only the new ones.
     public func compile(_ source: String, kind: ScriptKind, name: String) throws(ScriptError) -> CompiledScript {
         if let id = pool.registeredIdentifier(for: source, kind: kind) {
-            return CompiledScript(id: id, source: source, kind: kind, name: name)
+            return CompiledScript(
+                id: id,
+                source: source,
+                kind: kind,
+                name: name,
+                template: ScriptTemplate(source: source)
+            )
         }
         if let problem = ScriptSyntaxChecker.shared.check(source) {
             throw ScriptError(
@@ -46,7 +54,13 @@ public final class ScriptRunner: Sendable {
                 message: "the script defines no function process(url, completionHandler)"
             )
         }
-        return CompiledScript(id: pool.identifier(for: source, kind: kind), source: source, kind: kind, name: name)
+        return CompiledScript(
+            id: pool.identifier(for: source, kind: kind),
+            source: source,
+            kind: kind,
+            name: name,
+            template: ScriptTemplate(source: source)
+        )
     }
 
     /// Runs `process(input, completion)` within `timeLimit` (default: the configuration's). `network == nil` means
@@ -92,7 +106,25 @@ public final class ScriptRunner: Sendable {
         var answers: [String: Result<String, ScriptNetworkError>]? = network == nil ? nil : [:]
         var results = [ScriptResult?](repeating: nil, count: runs.count)
         var counts = [Int](repeating: 0, count: runs.count)
-        var pending = Array(runs.indices)
+        var pending: [Int] = []
+        for (index, run) in runs.enumerated() {
+            if let template = run.script.template, configuration.evaluatesTemplates {
+                results[index] = evaluate(template, run: run)
+            } else {
+                pending.append(index)
+            }
+        }
+        let ranInJavaScriptCore = pending
+        if let network, configuration.predictsRequests, !pending.isEmpty {
+            let predicted = Set(
+                pending.compactMap { forecast.predict(script: runs[$0].script.id, input: runs[$0].input) }
+            )
+            if !predicted.isEmpty {
+                for (url, answer) in await Self.fetch(predicted, from: network, deadline: deadline) {
+                    answers?[url] = answer
+                }
+            }
+        }
         while !pending.isEmpty {
             let round = await runOnce(pending.map { runs[$0] }, answers: answers, deadline: deadline)
             var waiting: [Int] = []
@@ -116,7 +148,44 @@ public final class ScriptRunner: Sendable {
             }
             pending = waiting
         }
+        if network != nil, configuration.predictsRequests {
+            for index in ranInJavaScriptCore {
+                let result = results[index]!
+                // A run cut short says nothing of what the script asks for.
+                if result.requests.isEmpty, case .failure(let error) = result.output,
+                    [.timeout, .memory, .exhausted, .quarantined].contains(error.code)
+                {
+                    continue
+                }
+                forecast.observe(
+                    script: runs[index].script.id,
+                    input: runs[index].input,
+                    firstRequest: result.requests.first
+                )
+            }
+        }
         return results.map { $0! }
+    }
+
+    /// Whether `script` is evaluated without JavaScriptCore (``ScriptConfiguration/evaluatesTemplates``): its result
+    /// is as cheap to make again as to look up, and it cannot run away.
+    public func evaluatesNatively(_ script: CompiledScript) -> Bool {
+        script.template != nil && configuration.evaluatesTemplates
+    }
+
+    /// A template script's result, as its run in JavaScriptCore would give it (its completion handler measures the
+    /// string in UTF-16 code units).
+    private func evaluate(_ template: ScriptTemplate, run: ScriptRun) -> ScriptResult {
+        let clock = ContinuousClock()
+        let start = clock.now
+        let url = template.evaluate(run.input)
+        let length = url.utf16.count
+        let completion: CompletionValue = length > configuration.maximumResultLength ? .tooLarge(length) : .string(url)
+        return ScriptResult(
+            output: configuration.output(of: completion, rule: run.script.name),
+            usedNetwork: false,
+            duration: clock.now - start
+        )
     }
 
     /// The answers to `urls`, fetched concurrently.

@@ -73,6 +73,16 @@ public struct ScriptConfiguration: Sendable {
     public var stopping: ScriptStopping
     /// Checks a result URL; returns why it is refused (the resolver passes its one output-safety policy).
     public var resultCheck: @Sendable (String) -> String?
+    /// Whether scripts that only build their result from their input (``CompiledScript/isTemplate``: the whole
+    /// source is `function process(url, done) { done('app://' + encodeURIComponent(url)); }` or the like) are
+    /// evaluated without JavaScriptCore, to the same result: no worker, no thread hand-off. Off, every script runs in
+    /// JavaScriptCore (tests compare the two).
+    public var evaluatesTemplates: Bool
+    /// Whether a script whose first request has followed from its input the same way for its last few runs
+    /// (`'https://api…?url=' + encodeURIComponent(url)`) has that answer fetched before it runs, so that it runs once
+    /// instead of twice (``ScriptRunner/run(_:input:network:deadline:)``). The script still decides what it asks for; a
+    /// wrong forecast costs one request whose answer is not used.
+    public var predictsRequests: Bool
 
     /// Creates a configuration.
     public init(
@@ -84,9 +94,13 @@ public struct ScriptConfiguration: Sendable {
         maximumSubrequests: Int = defaultMaximumSubrequests,
         maximumMemoryGrowth: Int = 512 << 20,
         stopping: ScriptStopping = .platformDefault,
+        evaluatesTemplates: Bool = true,
+        predictsRequests: Bool = true,
         resultCheck: @escaping @Sendable (String) -> String? = { _ in nil }
     ) {
         self.resultCheck = resultCheck
+        self.evaluatesTemplates = evaluatesTemplates
+        self.predictsRequests = predictsRequests
         self.timeLimit = timeLimit
         self.watchdogPeriod = watchdogPeriod
         self.workerCount = max(1, workerCount)
@@ -109,6 +123,12 @@ public struct CompiledScript: Sendable, Hashable {
     public let kind: ScriptKind
     /// The rule it belongs to, for messages (a JSON pointer).
     public let name: String
+    /// The script as a template of its input, when it is one (``ScriptConfiguration/evaluatesTemplates``).
+    let template: ScriptTemplate?
+
+    /// Whether the script only builds its result from its input (`done('app://' + encodeURIComponent(url))`), so
+    /// that a runner evaluates it without JavaScriptCore (``ScriptConfiguration/evaluatesTemplates``).
+    public var isTemplate: Bool { template != nil }
 }
 
 /// What one run produced.

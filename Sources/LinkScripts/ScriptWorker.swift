@@ -193,36 +193,7 @@ final class ScriptWorker: @unchecked Sendable {
         }
         if let completion = state.completion {
             // A result given before a later exception or termination is kept.
-            switch completion {
-            case .noResult: return .success(nil)
-            case .badType(let text):
-                return .failure(
-                    ScriptError(
-                        code: .badResultType,
-                        rule: rule,
-                        message: "the completion handler got \(text.prefix(40)), not a string or null"
-                    )
-                )
-            case .tooLarge(let length):
-                return .failure(
-                    ScriptError(
-                        code: .resultTooLarge,
-                        rule: rule,
-                        message: "the result has \(length) characters, more than \(configuration.maximumResultLength)"
-                    )
-                )
-            case .string(let url):
-                if let problem = configuration.resultCheck(url) {
-                    return .failure(
-                        ScriptError(
-                            code: .badResultURL,
-                            rule: rule,
-                            message: "the result \"\(url.prefix(60))\" is refused: \(problem)"
-                        )
-                    )
-                }
-                return .success(url)
-            }
+            return configuration.output(of: completion, rule: rule)
         }
         if let reason = stopReason { return .failure(stopped(reason, rule: rule)) }
         if state.exceededSubrequests {
@@ -261,6 +232,42 @@ final class ScriptWorker: @unchecked Sendable {
                 message: "process() returned without calling its completion handler"
             )
         )
+    }
+}
+
+extension ScriptConfiguration {
+    /// What a run whose completion handler received `completion` produced: the URL, or why it is refused.
+    func output(of completion: CompletionValue, rule: String) -> Result<String?, ScriptError> {
+        switch completion {
+        case .noResult: return .success(nil)
+        case .badType(let text):
+            return .failure(
+                ScriptError(
+                    code: .badResultType,
+                    rule: rule,
+                    message: "the completion handler got \(text.prefix(40)), not a string or null"
+                )
+            )
+        case .tooLarge(let length):
+            return .failure(
+                ScriptError(
+                    code: .resultTooLarge,
+                    rule: rule,
+                    message: "the result has \(length) characters, more than \(maximumResultLength)"
+                )
+            )
+        case .string(let url):
+            if let problem = resultCheck(url) {
+                return .failure(
+                    ScriptError(
+                        code: .badResultURL,
+                        rule: rule,
+                        message: "the result \"\(url.prefix(60))\" is refused: \(problem)"
+                    )
+                )
+            }
+            return .success(url)
+        }
     }
 }
 
