@@ -237,8 +237,9 @@ final class ScriptContext {
 
     /// Calls `process(input, completion)`, then runs queued XMLHttpRequest callbacks, both through the prelude's
     /// `__invoke`, which hands back what they threw as a value; a run the watchdog `stopped` ends in JavaScriptCore's
-    /// termination, which no script can catch. Returns the exception, if any.
-    func call(input: String, stopped: () -> Bool) -> (message: String, line: Int?)? {
+    /// termination, which no script can catch. Returns the exception, if any, read only when asked (an offline run's
+    /// refused request throws, and its message and line are never shown).
+    func call(input: String, stopped: () -> Bool) -> (() -> (message: String, line: Int?))? {
         var arguments: [JSValueRef?] = [process, JS.value(context, input), completion]
         var exception: JSValueRef?
         let result = JSObjectCallAsFunction(context, invoke, nil, 3, &arguments, &exception)
@@ -250,7 +251,8 @@ final class ScriptContext {
             let wrapper = JSValueToObject(context, result, nil)
             exception = JS.property(context, wrapper, "thrown")
         }
-        return exception.map { JS.exceptionDetails(context, $0) }
+        guard let exception else { return nil }
+        return { [context] in JS.exceptionDetails(context, exception) }
     }
 
     /// Removes globals the run created.

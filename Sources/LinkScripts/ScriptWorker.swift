@@ -167,7 +167,7 @@ final class ScriptWorker: @unchecked Sendable {
 
     private func outcome(
         of state: RunState,
-        exception: (message: String, line: Int?)?,
+        exception: (() -> (message: String, line: Int?))?,
         rule: String
     ) -> Result<String?, ScriptError> {
         // A run stopped at an answer not yet at hand is run again with it; what it did after is discarded.
@@ -215,7 +215,7 @@ final class ScriptWorker: @unchecked Sendable {
                 )
             )
         }
-        if let exception {
+        if let exception = exception?() {
             return .failure(
                 ScriptError(
                     code: .exception,

@@ -86,7 +86,7 @@ struct HTTPCaching: Sendable {
         let condition = IfNoneMatch(request.headers[values: .ifNoneMatch])
         if condition?.lists(keyTag) == true { return notModified(keyTag, cacheControl: cacheControl) }
         let made = try await make()
-        let body = try DocumentEncoder.document(made.document)
+        let body = try DocumentEncoder.documentBytes(made.document)
         var response = Response(
             status: .ok,
             headers: [.contentType: "application/json; charset=utf-8", .contentLength: String(body.count)],
