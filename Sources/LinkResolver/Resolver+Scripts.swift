@@ -9,7 +9,7 @@ extension Resolver {
     /// matched, and all share `network` (one resolution's answers: eight scripts asking for the same URL cause one
     /// request). Returns how long the outputs may be kept together. Outputs kept from earlier runs are filled in first,
     /// templates are evaluated, and the scripts left go to a worker together (one hand-over and one back for all of a
-    /// link's scripts; ``ScriptEngine/runReporting(_:deadline:network:)``).
+    /// link's scripts; `ScriptEngine.runReporting(_:deadline:network:)`).
     func render(
         _ result: inout [Opening],
         link: Link,

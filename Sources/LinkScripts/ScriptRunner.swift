@@ -96,7 +96,10 @@ public final class ScriptRunner: Sendable {
 
     /// Runs several scripts for one caller (one resolution's), as ``run(_:input:network:deadline:)`` runs one: handed
     /// to a worker together, one after the other (another worker takes the rest when one runs long), their answers
-    /// shared, the answers they lack fetched together while no worker waits. The results are in the order of `runs`.
+    /// shared, the answers they lack fetched together while no worker waits. Templates are evaluated here, without a
+    /// worker (``ScriptConfiguration/evaluatesTemplates``), and answers the scripts' past runs make certain are
+    /// fetched before the first round (``ScriptConfiguration/predictsRequests``). The results are in the order of
+    /// `runs`.
     public func run(
         _ runs: [ScriptRun],
         network: (any ScriptNetwork)?,

@@ -8,7 +8,8 @@ path segment (the upstream host the manifest copy named). `GET /__counts` answer
 
 Given a certificate and its key, it also listens with TLS (its port written to TLS_PORT_FILE), standing in for the
 hosts of the links themselves (open.spotify.com, …: the server is pointed at it with --connect-to): those requests,
-the HEAD lookups of the manifest's `headers` rules, are counted as `link:HOST` from their Host header.
+the HEAD lookups of the manifest's `headers` rules, are counted as `link:HOST` from their Host header. A request whose
+method and URL (host included) were asked before is counted again under `repeat:` + its count key.
 
     python3 standin.py PORT_FILE [LATENCY_SECONDS=0.05 [TLS_PORT_FILE CERT_PEM KEY_PEM]]
 """
@@ -41,6 +42,7 @@ def body_for(path):
 
 
 counts = collections.Counter()
+seen = set()
 
 
 async def handle(reader, writer, latency, by_host=False):
@@ -71,6 +73,10 @@ async def handle(reader, writer, latency, by_host=False):
             else:
                 segment = "link:" + host if by_host else path.strip("/").split("/")[0] or "-"
                 counts[segment] += 1
+                key = (parts[0], host if by_host else "", target)
+                if key in seen:
+                    counts["repeat:" + segment] += 1
+                seen.add(key)
                 await asyncio.sleep(latency)
                 body = body_for(path)
                 headers = "Content-Type: application/json\r\nCache-Control: max-age=300\r\n"
