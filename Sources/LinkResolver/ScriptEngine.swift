@@ -132,7 +132,7 @@ public final class ScriptEngine: Sendable {
             let ran = await runner.run(runs, network: network, deadline: deadline)
             for ((index, admission), result) in zip(toRun, ran) {
                 let job = jobs[index]
-                if !runner.evaluatesNatively(job.script) { results?.keep(result, of: job.script, input: job.input) }
+                if !result.evaluatedNatively { results?.keep(result, of: job.script, input: job.input) }
                 let output = result.output
                 let stopped = if case .failure(let error) = output { error.code == .timeout } else { false }
                 record(admission, of: job.script.id, stopped: stopped)

@@ -31,13 +31,7 @@ public final class ScriptRunner: Sendable {
     /// reloaded with mostly the same scripts compiles only the new ones.
     public func compile(_ source: String, kind: ScriptKind, name: String) throws(ScriptError) -> CompiledScript {
         if let id = pool.registeredIdentifier(for: source, kind: kind) {
-            return CompiledScript(
-                id: id,
-                source: source,
-                kind: kind,
-                name: name,
-                template: ScriptTemplate(source: source)
-            )
+            return CompiledScript(analysing: source, id: id, kind: kind, name: name)
         }
         if let problem = ScriptSyntaxChecker.shared.check(source) {
             throw ScriptError(
@@ -54,13 +48,7 @@ public final class ScriptRunner: Sendable {
                 message: "the script defines no function process(url, completionHandler)"
             )
         }
-        return CompiledScript(
-            id: pool.identifier(for: source, kind: kind),
-            source: source,
-            kind: kind,
-            name: name,
-            template: ScriptTemplate(source: source)
-        )
+        return CompiledScript(analysing: source, id: pool.identifier(for: source, kind: kind), kind: kind, name: name)
     }
 
     /// Runs `process(input, completion)` within `timeLimit` (default: the configuration's). `network == nil` means
@@ -110,17 +98,32 @@ public final class ScriptRunner: Sendable {
         var results = [ScriptResult?](repeating: nil, count: runs.count)
         var counts = [Int](repeating: 0, count: runs.count)
         var pending: [Int] = []
+        let native = configuration.evaluatesTemplates
         for (index, run) in runs.enumerated() {
-            if let template = run.script.template, configuration.evaluatesTemplates {
+            if native, let template = run.script.template {
                 results[index] = evaluate(template, run: run)
+            } else if native, network == nil, run.script.prologue != nil, configuration.maximumSubrequests > 0 {
+                // Its first request would be refused, and a script that tried the network offline needs it.
+                var result = ScriptResult(
+                    output: .failure(.needsNetwork(rule: run.script.name)),
+                    usedNetwork: false,
+                    duration: .zero
+                )
+                result.evaluatedNatively = true
+                results[index] = result
             } else {
                 pending.append(index)
             }
         }
         let ranInJavaScriptCore = pending
-        if let network, configuration.predictsRequests, !pending.isEmpty {
+        if let network, !pending.isEmpty {
             let predicted = Set(
-                pending.compactMap { forecast.predict(script: runs[$0].script.id, input: runs[$0].input) }
+                pending.compactMap { index -> String? in
+                    let run = runs[index]
+                    if native, let prologue = run.script.prologue { return prologue.url(for: run.input) }
+                    guard configuration.predictsRequests else { return nil }
+                    return forecast.predict(script: run.script.id, input: run.input)
+                }
             )
             if !predicted.isEmpty {
                 for (url, answer) in await Self.fetch(predicted, from: network, deadline: deadline) {
@@ -152,7 +155,7 @@ public final class ScriptRunner: Sendable {
             pending = waiting
         }
         if network != nil, configuration.predictsRequests {
-            for index in ranInJavaScriptCore {
+            for index in ranInJavaScriptCore where !native || runs[index].script.prologue == nil {
                 let result = results[index]!
                 // A run cut short says nothing of what the script asks for.
                 if result.requests.isEmpty, case .failure(let error) = result.output,
@@ -184,11 +187,13 @@ public final class ScriptRunner: Sendable {
         let url = template.evaluate(run.input)
         let length = url.utf16.count
         let completion: CompletionValue = length > configuration.maximumResultLength ? .tooLarge(length) : .string(url)
-        return ScriptResult(
+        var result = ScriptResult(
             output: configuration.output(of: completion, rule: run.script.name),
             usedNetwork: false,
             duration: clock.now - start
         )
+        result.evaluatedNatively = true
+        return result
     }
 
     /// The answers to `urls`, fetched concurrently.
@@ -243,6 +248,21 @@ public final class ScriptRunner: Sendable {
 
     /// Runs abandoned at their deadline whose threads still run them (``ScriptStopping/abandon(maximumAbandoned:)``).
     public var abandonedCount: Int { pool.abandonedCount }
+}
+
+extension CompiledScript {
+    /// A script registered as `id`, with what its source makes certain worked out once.
+    init(analysing source: String, id: Int, kind: ScriptKind, name: String) {
+        let template = ScriptTemplate(source: source)
+        self.init(
+            id: id,
+            source: source,
+            kind: kind,
+            name: name,
+            template: template,
+            prologue: template == nil ? RequestPrologue(source: source) : nil
+        )
+    }
 }
 
 /// One script to run on one input (``ScriptRunner/run(_:network:deadline:)``).

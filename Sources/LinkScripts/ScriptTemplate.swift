@@ -29,6 +29,11 @@ struct ScriptTemplate: Sendable, Hashable {
 
     /// The string the script passes to its completion handler for `input`.
     func evaluate(_ input: String) -> String {
+        Self.evaluate(parts, input)
+    }
+
+    /// `parts` joined for `input`, as JavaScript's `+` joins them.
+    static func evaluate(_ parts: [Part], _ input: String) -> String {
         var result = ""
         for part in parts {
             switch part {
@@ -39,6 +44,75 @@ struct ScriptTemplate: Sendable, Hashable {
             }
         }
         return result
+    }
+
+    /// The characters of a JavaScript identifier this reader accepts: ASCII letters, digits, `_` and `$` (anything
+    /// else is left to JavaScriptCore).
+    static func isWordScalar(_ scalar: Unicode.Scalar) -> Bool {
+        ("a"..."z").contains(scalar) || ("A"..."Z").contains(scalar) || ("0"..."9").contains(scalar)
+            || scalar == "_" || scalar == "$"
+    }
+
+    /// Reads the quoted string that starts at `index`.
+    struct LiteralReader {
+        let scalars: [Unicode.Scalar]
+        /// Where the string starts; after ``read()``, just past its closing quote.
+        var index: Int
+
+        /// The string's value when every escape in it is plain — `\\ \' \" \/ \n \r \t \b \f \v`, `\xHH`, `\uHHHH`
+        /// outside the surrogates — `.some(nil)` when it has another escape (its value is left to JavaScriptCore),
+        /// nil when it does not end on its line.
+        mutating func read() -> String?? {
+            let quote = scalars[index]
+            index += 1
+            var text: String? = ""
+            while index < scalars.count {
+                let scalar = scalars[index]
+                index += 1
+                switch scalar {
+                case quote:
+                    return .some(text)
+                case "\n", "\r", "\u{2028}", "\u{2029}":
+                    return nil
+                case "\\":
+                    guard index < scalars.count else { return nil }
+                    let escaped = scalars[index]
+                    index += 1
+                    switch escaped {
+                    case "\\", "'", "\"", "/": text?.unicodeScalars.append(escaped)
+                    case "n": text? += "\n"
+                    case "r": text? += "\r"
+                    case "t": text? += "\t"
+                    case "b": text? += "\u{8}"
+                    case "f": text? += "\u{C}"
+                    case "v": text? += "\u{B}"
+                    case "x", "u":
+                        if let value = hexadecimal(count: escaped == "x" ? 2 : 4), let decoded = Unicode.Scalar(value) {
+                            text?.unicodeScalars.append(decoded)
+                        } else {
+                            text = nil
+                        }
+                    default:
+                        // A line continuation, `\0`, `\u{…}` and the like: skipped over, the value unknown.
+                        text = nil
+                    }
+                default:
+                    text?.unicodeScalars.append(scalar)
+                }
+            }
+            return nil
+        }
+
+        private mutating func hexadecimal(count: Int) -> UInt32? {
+            guard index + count <= scalars.count else { return nil }
+            var value: UInt32 = 0
+            for scalar in scalars[index..<index + count] {
+                guard let digit = Int(String(scalar), radix: 16) else { return nil }
+                value = value * 16 + UInt32(digit)
+            }
+            index += count
+            return value
+        }
     }
 
     /// A recursive-descent reader of the one declaration, over Unicode scalars.
@@ -103,16 +177,11 @@ struct ScriptTemplate: Sendable, Hashable {
         private mutating func word() -> String? {
             skipSpace()
             let start = index
-            while index < scalars.count, Self.isWordScalar(scalars[index]) { index += 1 }
+            while index < scalars.count, ScriptTemplate.isWordScalar(scalars[index]) { index += 1 }
             guard index > start, !("0"..."9").contains(scalars[start]) else { return nil }
             var word = ""
             word.unicodeScalars.append(contentsOf: scalars[start..<index])
             return word
-        }
-
-        private static func isWordScalar(_ scalar: Unicode.Scalar) -> Bool {
-            ("a"..."z").contains(scalar) || ("A"..."Z").contains(scalar) || ("0"..."9").contains(scalar)
-                || scalar == "_" || scalar == "$"
         }
 
         private mutating func punctuation(_ scalar: Unicode.Scalar) -> Bool {
@@ -128,55 +197,12 @@ struct ScriptTemplate: Sendable, Hashable {
             while index < scalars.count, [" ", "\t", "\n", "\r"].contains(scalars[index]) { index += 1 }
         }
 
-        /// A quoted string with the escapes whose meaning is plain: `\\ \' \" \/ \n \r \t \b \f \v`, `\xHH` and
-        /// `\uHHHH` outside the surrogates. A line break or any other escape is left to JavaScriptCore.
+        /// A quoted string whose escapes are all plain (``LiteralReader``); anything else is left to JavaScriptCore.
         private mutating func literal() -> String? {
-            let quote = scalars[index]
-            index += 1
-            var text = ""
-            while index < scalars.count {
-                let scalar = scalars[index]
-                index += 1
-                switch scalar {
-                case quote:
-                    return text
-                case "\n", "\r", "\u{2028}", "\u{2029}":
-                    return nil
-                case "\\":
-                    guard index < scalars.count else { return nil }
-                    let escaped = scalars[index]
-                    index += 1
-                    switch escaped {
-                    case "\\", "'", "\"", "/": text.unicodeScalars.append(escaped)
-                    case "n": text += "\n"
-                    case "r": text += "\r"
-                    case "t": text += "\t"
-                    case "b": text += "\u{8}"
-                    case "f": text += "\u{C}"
-                    case "v": text += "\u{B}"
-                    case "x", "u":
-                        guard let value = hexadecimal(count: escaped == "x" ? 2 : 4),
-                            let decoded = Unicode.Scalar(value)
-                        else { return nil }
-                        text.unicodeScalars.append(decoded)
-                    default: return nil
-                    }
-                default:
-                    text.unicodeScalars.append(scalar)
-                }
-            }
-            return nil
-        }
-
-        private mutating func hexadecimal(count: Int) -> UInt32? {
-            guard index + count <= scalars.count else { return nil }
-            var value: UInt32 = 0
-            for scalar in scalars[index..<index + count] {
-                guard let digit = Int(String(scalar), radix: 16) else { return nil }
-                value = value * 16 + UInt32(digit)
-            }
-            index += count
-            return value
+            var reader = LiteralReader(scalars: scalars, index: index)
+            let value = reader.read()
+            index = reader.index
+            return value ?? nil
         }
     }
 }

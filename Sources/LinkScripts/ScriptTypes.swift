@@ -75,8 +75,10 @@ public struct ScriptConfiguration: Sendable {
     public var resultCheck: @Sendable (String) -> String?
     /// Whether scripts that only build their result from their input (``CompiledScript/isTemplate``: the whole
     /// source is `function process(url, done) { done('app://' + encodeURIComponent(url)); }` or the like) are
-    /// evaluated without JavaScriptCore, to the same result: no worker, no thread hand-off. Off, every script runs in
-    /// JavaScriptCore (tests compare the two).
+    /// evaluated without JavaScriptCore, to the same result: no worker, no thread hand-off. So is the request a script
+    /// certainly begins with (`var u = 'https://api…' + encodeURIComponent(url); var r = jsonRequest(u); …`): online its
+    /// answer is fetched before the script's first run, and offline the run's result is known without running it.
+    /// Off, every script runs in JavaScriptCore (tests compare the two).
     public var evaluatesTemplates: Bool
     /// Whether a script whose first request has followed from its input the same way for its last few runs
     /// (`'https://api…?url=' + encodeURIComponent(url)`) has that answer fetched before it runs, so that it runs once
@@ -125,6 +127,8 @@ public struct CompiledScript: Sendable, Hashable {
     public let name: String
     /// The script as a template of its input, when it is one (``ScriptConfiguration/evaluatesTemplates``).
     let template: ScriptTemplate?
+    /// The request the script certainly begins with, when its source makes it certain.
+    let prologue: RequestPrologue?
 
     /// Whether the script only builds its result from its input (`done('app://' + encodeURIComponent(url))`), so
     /// that a runner evaluates it without JavaScriptCore (``ScriptConfiguration/evaluatesTemplates``).
@@ -146,6 +150,9 @@ public struct ScriptResult: Sendable {
     public var runs = 1
     /// The URL the run stopped at, its answer not at hand (the runner fetches it and runs the script again).
     var pendingRequest: String?
+    /// Whether the result was made without JavaScriptCore (a template, or an offline run of a script whose first
+    /// request is certain): as cheap to make again as to look up.
+    package var evaluatedNatively = false
 }
 
 /// Why a script produced no URL.

@@ -178,15 +178,7 @@ final class ScriptWorker: @unchecked Sendable {
         }
         // A script that tried the network in an offline run needs it, whatever it did with the failure: its result
         // offline says nothing about its result online.
-        if state.attemptedOffline {
-            return .failure(
-                ScriptError(
-                    code: .needsNetwork,
-                    rule: rule,
-                    message: "the script needs the network, which this run does not allow"
-                )
-            )
-        }
+        if state.attemptedOffline { return .failure(.needsNetwork(rule: rule)) }
         // Likewise a script whose request was held back: its result without the answer says nothing.
         if let error = state.backedOff {
             return .failure(ScriptError(code: .backedOff, rule: rule, message: "not sent: \(error.message)"))
@@ -231,6 +223,17 @@ final class ScriptWorker: @unchecked Sendable {
                 rule: rule,
                 message: "process() returned without calling its completion handler"
             )
+        )
+    }
+}
+
+extension ScriptError {
+    /// A script that tried the network in an offline run.
+    static func needsNetwork(rule: String) -> ScriptError {
+        ScriptError(
+            code: .needsNetwork,
+            rule: rule,
+            message: "the script needs the network, which this run does not allow"
         )
     }
 }
