@@ -18,7 +18,8 @@ let script = try runner.compile(
 )
 
 // The network scripts get: here a canned answer, in Switchyard a policy-checked, cached fetcher. It is awaited off
-// the worker threads: the script stops at the request it lacks, and runs again once the answer is at hand.
+// the worker threads: a script stops at a request whose answer is not at hand, and runs again once it is. This
+// script's first request is certain from its source, so that answer is fetched before it runs: it runs once.
 struct NotesAPI: ScriptNetwork {
     func get(_ url: String, deadline: ContinuousClock.Instant) async throws(ScriptNetworkError) -> String {
         #"{"id": "abc"}"#
@@ -26,7 +27,7 @@ struct NotesAPI: ScriptNetwork {
 }
 let result = await runner.run(script, input: "https://notes.example.com/n/abc", network: NotesAPI())
 print(result.output, result.usedNetwork, result.runs)
-// → success(Optional("notes-example://note/abc")) true 2
+// → success(Optional("notes-example://note/abc")) true 1
 // snippet.end
 
 // snippet.limits

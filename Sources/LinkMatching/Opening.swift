@@ -185,6 +185,12 @@ public final class OpeningApp: Sendable, Equatable {
     public let platform: Platform?
     /// A country code when the app is not global.
     public let country: String?
+    /// The app's members of an opening's document, written once (they sit apart in its sorted keys): `app` and
+    /// `appName`; `iconURL`; `scheme` (left out when empty: a claimed app the manifest does not name has none) and
+    /// `storeId`.
+    let documentHead: PrewrittenMembers
+    let documentIcon: PrewrittenMembers
+    let documentTail: PrewrittenMembers
 
     /// Two apps are equal when every field is.
     public static func == (lhs: OpeningApp, rhs: OpeningApp) -> Bool {
@@ -226,6 +232,15 @@ public final class OpeningApp: Sendable, Equatable {
         self.iconURL = iconURL
         self.platform = platform
         self.country = country
+        documentHead = PrewrittenMembers {
+            $0.write("app", identifier)
+            $0.write("appName", name)
+        }
+        documentIcon = PrewrittenMembers { $0.write("iconURL", iconURL) }
+        documentTail = PrewrittenMembers {
+            $0.write("scheme", scheme.isEmpty ? nil : scheme)
+            $0.write("storeId", storeId)
+        }
     }
 }
 

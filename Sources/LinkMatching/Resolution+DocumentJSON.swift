@@ -26,20 +26,18 @@ extension Opening: DocumentWritable {
     /// The flat opening: the app's fields beside the opening's own; `url` is an explicit null when absent, other
     /// missing fields (an empty scheme among them) are left out.
     public func writeDocumentMembers(to writer: inout DocumentMemberWriter) {
-        writer.write("app", app?.identifier)
-        writer.write("appName", app?.name)
+        // The app's members are written once per app (OpeningApp), between the opening's own in key order.
+        if let app { writer.write(app.documentHead) }
         writer.write("canSave", canSave)
         writer.write("claim", claim)
         writer.write("error", error)
-        writer.write("iconURL", app?.iconURL)
+        if let app { writer.write(app.documentIcon) }
         writer.write("kind", kind.rawValue)
         writer.write("layer", layer?.rawValue)
         writer.write("needsScript", needsScript)
         writer.write("preferred", preferred)
         writer.write("rule", rule.description)
-        // A claimed app the manifest does not name has no scheme: none is written.
-        writer.write("scheme", app.flatMap { $0.scheme.isEmpty ? nil : $0.scheme })
-        writer.write("storeId", app?.storeId)
+        if let app { writer.write(app.documentTail) }
         writer.write("title", title)
         writer.writeOrNull("url", url)
     }

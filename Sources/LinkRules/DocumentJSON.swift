@@ -72,6 +72,14 @@ public struct DocumentJSON: Sendable {
         bytes.append(UInt8(ascii: ":"))
     }
 
+    /// Members already written as JSON text (`"a":1,"b":"x"`; nothing: none), after a comma unless they are the open
+    /// object's first.
+    public mutating func members(_ text: [UInt8]) {
+        guard !text.isEmpty else { return }
+        element()
+        bytes.append(contentsOf: text)
+    }
+
     /// A string value.
     public mutating func string(_ value: String) {
         bytes.append(UInt8(ascii: "\""))

@@ -190,3 +190,29 @@ final class DocumentEncodingTarget {
         do { try container.encodeNil(forKey: DocumentKey(key)) } catch { self.error = error }
     }
 }
+
+/// Members written once as JSON text, for a value whose members are the same in every document it appears in (an
+/// app's fields, in each of the fifty openings of a resolution): ``DocumentMemberWriter/write(_:)`` appends the text
+/// instead of escaping each string again; through `Encodable` the members are written one by one, as `write` says.
+public struct PrewrittenMembers: Sendable {
+    /// `"a":…,"b":…`, or nothing when `write` writes no member.
+    let text: [UInt8]
+    let write: @Sendable (inout DocumentMemberWriter) -> Void
+
+    /// Members as `write` writes them (keys in sorted order, as any member list).
+    public init(_ write: @escaping @Sendable (inout DocumentMemberWriter) -> Void) {
+        var writer = DocumentMemberWriter(json: DocumentJSON(capacity: 128))
+        writer.json.openObject()
+        write(&writer)
+        text = Array(writer.json.bytes.dropFirst())
+        self.write = write
+    }
+}
+
+extension DocumentMemberWriter {
+    /// Members written ahead of time.
+    public mutating func write(_ members: PrewrittenMembers) {
+        if encoding != nil { return members.write(&self) }
+        json.members(members.text)
+    }
+}

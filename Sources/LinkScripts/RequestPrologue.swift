@@ -61,6 +61,8 @@ struct RequestPrologue: Sendable, Hashable {
             take(.punctuation(",")), let done = name(), input != done, take(.punctuation(")")),
             take(.punctuation("{"))
         else { return nil }
+        // A parameter named after a name the prologue relies on would shadow it.
+        guard !reliedOn.contains(input), !reliedOn.contains(done) else { return nil }
         let bodyStart = index
         // The body ends at the brace that closes it; after it, at most a semicolon.
         var depth = 1
