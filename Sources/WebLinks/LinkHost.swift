@@ -57,10 +57,9 @@ enum LinkHost {
                 message: "the host \"\(text)\" contains the character \"\(forbidden)\", which no host may contain"
             )
         }
-        // Foundation converts only hosts with non-ASCII characters: in an ASCII host, `xn--` labels are checked here.
-        if isASCII {
-            try checkPunycodeLabels(in: host, wholeHost: true)
-        }
+        // Foundation converts only hosts with non-ASCII characters, and passes an `xn--` label of one through as it is:
+        // every `xn--` label of the ASCII host is checked here.
+        try checkPunycodeLabels(in: host, wholeHost: true)
         if endsInANumber(host) {
             guard let address = ipv4(host) else {
                 throw LinkError(

@@ -43,7 +43,9 @@ struct LinkParser {
         if let problem = Self.firstForbiddenScalar(in: link) {
             throw LinkError(code: .controlCharacter, message: "the link \(problem)")
         }
-        guard let colon = link.firstIndex(of: ":"), Self.isScheme(link[..<colon]) else {
+        // Delimiters are found code point by code point, as the WHATWG URL Standard reads them: a `/` followed by a
+        // combining mark is one Swift `Character`, and would otherwise hide the end of the host.
+        guard let colon = link.unicodeScalars.firstIndex(of: ":"), Self.isScheme(link[..<colon]) else {
             throw missingScheme(link)
         }
         let scheme = link[..<colon].lowercased()
@@ -54,11 +56,13 @@ struct LinkParser {
                     "only web links are resolved: the scheme \"\(Self.preview(String(link[..<colon])))\" is not http or https"
             )
         }
-        let afterScheme = link[link.index(after: colon)...]
+        let afterScheme = link[link.unicodeScalars.index(after: colon)...]
         // Browsers read a backslash as a slash in web links, HTTP clients do not: `http://a.com\@b.com/` is a.com in
         // one and b.com in the other. Before the query it is refused; in the query and fragment it is plain text.
-        let beforeQuery = afterScheme[..<(afterScheme.firstIndex { $0 == "?" || $0 == "#" } ?? afterScheme.endIndex)]
-        guard !beforeQuery.contains("\\") else {
+        let beforeQuery = afterScheme[
+            ..<(afterScheme.unicodeScalars.firstIndex { $0 == "?" || $0 == "#" } ?? afterScheme.endIndex)
+        ]
+        guard !beforeQuery.unicodeScalars.contains("\\") else {
             throw LinkError(
                 code: .backslash,
                 message:
@@ -66,17 +70,18 @@ struct LinkParser {
             )
         }
         // Exactly two slashes: browsers skip any number (`http:/a.com`, `http:///a.com` name a.com), Foundation does not.
-        guard afterScheme.hasPrefix("//"), !afterScheme.dropFirst(2).hasPrefix("/") else {
+        guard afterScheme.utf8.starts(with: "//".utf8), !afterScheme.utf8.dropFirst(2).starts(with: "/".utf8) else {
             throw LinkError(
                 code: .notAbsolute,
                 message: "\"\(Self.preview(link))\" is not scheme://host/…: write exactly two slashes before the host"
             )
         }
-        let authorityStart = afterScheme.index(afterScheme.startIndex, offsetBy: 2)
+        let authorityStart = afterScheme.utf8.index(afterScheme.startIndex, offsetBy: 2)
         let authorityEnd =
-            afterScheme[authorityStart...].firstIndex { $0 == "/" || $0 == "?" || $0 == "#" } ?? afterScheme.endIndex
+            afterScheme[authorityStart...].unicodeScalars.firstIndex { $0 == "/" || $0 == "?" || $0 == "#" }
+            ?? afterScheme.endIndex
         let authority = afterScheme[authorityStart..<authorityEnd]
-        guard !authority.contains("@") else {
+        guard !authority.unicodeScalars.contains("@") else {
             throw LinkError(
                 code: .userinfo,
                 message:
@@ -96,22 +101,22 @@ struct LinkParser {
     /// Splits the authority into host and port text; the port starts at the first colon after the host (after the
     /// `]` of an IPv6 literal), as browsers read it: `a.com:http:` has the port `http:`.
     static func split(_ authority: Substring) throws(LinkError) -> (host: Substring, port: Substring?) {
-        if authority.hasPrefix("[") {
-            guard let close = authority.firstIndex(of: "]") else {
+        if authority.unicodeScalars.first == "[" {
+            guard let close = authority.unicodeScalars.firstIndex(of: "]") else {
                 throw LinkError(
                     code: .badHost,
                     message: "the host \"\(authority)\" opens an IPv6 literal with '[' and never closes it"
                 )
             }
             let host = authority[...close]
-            let after = authority[authority.index(after: close)...]
-            guard after.isEmpty || after.hasPrefix(":") else {
+            let after = authority[authority.unicodeScalars.index(after: close)...]
+            guard after.isEmpty || after.unicodeScalars.first == ":" else {
                 throw LinkError(code: .badHost, message: "the host \"\(authority)\" has text after its IPv6 literal")
             }
-            return (host, after.isEmpty ? nil : after.dropFirst())
+            return (host, after.isEmpty ? nil : after[after.unicodeScalars.index(after: after.startIndex)...])
         }
-        guard let colon = authority.firstIndex(of: ":") else { return (authority, nil) }
-        return (authority[..<colon], authority[authority.index(after: colon)...])
+        guard let colon = authority.unicodeScalars.firstIndex(of: ":") else { return (authority, nil) }
+        return (authority[..<colon], authority[authority.unicodeScalars.index(after: colon)...])
     }
 
     /// The port, nil when absent, empty or the scheme's default.

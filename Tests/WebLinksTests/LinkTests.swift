@@ -14,6 +14,11 @@ import WebLinks
         // An ideographic full stop becomes a dot in the conversion: the trailing one is dropped after it.
         ("https://tést.com\u{3002}/a", "https://xn--tst-bma.com/a"),
         ("HTTPS://EXAMPLE.COM/Path", "https://example.com/Path"),
+        // A combining mark after a delimiter: the delimiter still ends the host (code points, not Swift characters).
+        ("https://a.com/\u{349}x", "https://a.com/%CD%89x"),
+        ("https://a.com?\u{349}=1", "https://a.com?%CD%89=1"),
+        ("https://a.com#\u{301}", "https://a.com#%CC%81"),
+        ("https://a.com:8080/\u{301}", "https://a.com:8080/%CC%81"),
     ])
     func normalisesToAFixedPoint(raw: String, expected: String) throws {
         let normalized = try Link(raw).text
@@ -36,6 +41,14 @@ import WebLinks
         // Dropping the trailing dot left the link ending in a space, which the next normalisation trimmed.
         ("http://[ .", .badHost),
         ("https://a b.com/", .badHost),
+        // A combining mark after '/' made the host run on into the path, with its non-ASCII character, so Foundation
+        // converted it and passed its invalid `xn--` label through; the ASCII result was refused when read again.
+        ("http://xn--gNa;b/\u{349}St", .badHost),
+        ("http://xn--a;b.\u{e9}.com/", .badHost),
+        // The same marks after '@', '\\' and ':' are still those characters.
+        ("https://evil.com@\u{349}good.com/", .userinfo),
+        ("https://a.com\\\u{349}@b.com/", .backslash),
+        ("https://[::1]:\u{349}80/", .badPort),
     ])
     func refusesHostsAndPortsThatDoNotNormaliseStably(raw: String, code: LinkError.Code) {
         let error = #expect(throws: LinkError.self) { try Link(raw).text }
