@@ -1,0 +1,227 @@
+/// The one conservative reading of a script's source that ``ScriptTemplate`` and ``RequestPrologue`` share: tokens,
+/// the `process` declaration, and the templates of its input (`'…' + encodeURIComponent(url) + …`).
+///
+/// It reads only what it is sure of: a regular expression literal, a division, a template literal, a backslash or
+/// any non-ASCII character outside strings and comments, and the source is not read (JavaScriptCore runs it).
+enum ScriptSource {
+    /// A token of the conservative scan.
+    enum Token: Hashable {
+        case word(String)
+        /// A quoted string: its value when its escapes are all plain ones, else nil.
+        case string(String?)
+        case number
+        case punctuation(Unicode.Scalar)
+    }
+
+    /// Names a template or a prologue relies on: a parameter so named would shadow one, and the rest of a body may
+    /// only call them (``RequestPrologue``).
+    static let reliedOn: Set<String> = ["jsonRequest", "httpRequest", "encodeURIComponent", "encodeURI", "String"]
+
+    /// `function process(INPUT, DONE) { BODY }`, then at most a semicolon: the whole source.
+    struct Declaration {
+        let input: String
+        let done: String
+        /// The body's tokens, without its braces.
+        let body: ArraySlice<Token>
+    }
+
+    /// The declaration `source` is, or nil when it is anything else or cannot be read (`comments: false`: a comment
+    /// too).
+    static func declaration(_ source: String, comments: Bool) -> Declaration? {
+        guard let tokens = tokens(source, comments: comments) else { return nil }
+        var reader = Reader(tokens[...])
+        guard reader.take(.word("function")), reader.take(.word("process")), reader.take(.punctuation("(")),
+            let input = reader.name(), reader.take(.punctuation(",")), let done = reader.name(), input != done,
+            !reliedOn.contains(input), !reliedOn.contains(done), reader.take(.punctuation(")")),
+            reader.take(.punctuation("{"))
+        else { return nil }
+        // The body ends at the brace that closes it; after it, at most a semicolon.
+        let bodyStart = reader.index
+        var depth = 1
+        var bodyEnd = bodyStart
+        while bodyEnd < tokens.count, depth > 0 {
+            if tokens[bodyEnd] == .punctuation("{") { depth += 1 }
+            if tokens[bodyEnd] == .punctuation("}") { depth -= 1 }
+            bodyEnd += 1
+        }
+        guard depth == 0 else { return nil }
+        let trailing = tokens[bodyEnd...]
+        guard trailing.isEmpty || trailing.elementsEqual([.punctuation(";")]) else { return nil }
+        return Declaration(input: input, done: done, body: tokens[bodyStart..<bodyEnd - 1])
+    }
+
+    /// Reads tokens in order.
+    struct Reader {
+        let tokens: ArraySlice<Token>
+        var index: Int
+
+        init(_ tokens: ArraySlice<Token>) {
+            self.tokens = tokens
+            index = tokens.startIndex
+        }
+
+        var isAtEnd: Bool { index == tokens.endIndex }
+
+        var next: Token? { isAtEnd ? nil : tokens[index] }
+
+        mutating func take(_ token: Token) -> Bool {
+            guard next == token else { return false }
+            index += 1
+            return true
+        }
+
+        mutating func name() -> String? {
+            guard case .word(let word) = next else { return nil }
+            index += 1
+            return word
+        }
+
+        /// One template of `input`: part (`+` part)*, each part a string literal of known value, the input, a name in
+        /// `bound` (its template), or `encodeURIComponent(input)` / `encodeURI(input)`.
+        mutating func template(
+            of input: String,
+            bound: [String: [ScriptTemplate.Part]] = [:]
+        ) -> [ScriptTemplate.Part]? {
+            var parts: [ScriptTemplate.Part] = []
+            repeat {
+                switch next {
+                case .string(let value?):
+                    index += 1
+                    parts.append(.literal(value))
+                case .word(input):
+                    index += 1
+                    parts.append(.input)
+                case .word(let word) where bound[word] != nil:
+                    index += 1
+                    parts += bound[word]!
+                case .word(let word) where word == "encodeURIComponent" || word == "encodeURI":
+                    index += 1
+                    guard take(.punctuation("(")), take(.word(input)), take(.punctuation(")")) else { return nil }
+                    parts.append(word == "encodeURI" ? .encodedURI : .encodedComponent)
+                default:
+                    return nil
+                }
+            } while take(.punctuation("+"))
+            return parts
+        }
+    }
+
+    /// The tokens of `source`, or nil at anything the scan is not sure how JavaScript reads (and at a comment unless
+    /// `comments`).
+    static func tokens(_ source: String, comments: Bool) -> [Token]? {
+        let scalars = Array(source.unicodeScalars)
+        var tokens: [Token] = []
+        var index = 0
+        while index < scalars.count {
+            let scalar = scalars[index]
+            switch scalar {
+            case " ", "\t", "\n", "\r":
+                index += 1
+            case "/":
+                // A comment; any other slash (a division or a regular expression literal) ends the scan.
+                guard comments, index + 1 < scalars.count else { return nil }
+                if scalars[index + 1] == "/" {
+                    while index < scalars.count, scalars[index] != "\n", scalars[index] != "\r" { index += 1 }
+                } else if scalars[index + 1] == "*" {
+                    index += 2
+                    while index + 1 < scalars.count, !(scalars[index] == "*" && scalars[index + 1] == "/") {
+                        index += 1
+                    }
+                    guard index + 1 < scalars.count else { return nil }
+                    index += 2
+                } else {
+                    return nil
+                }
+            case "'", "\"":
+                var literal = LiteralReader(scalars: scalars, index: index)
+                guard let value = literal.read() else { return nil }
+                tokens.append(.string(value))
+                index = literal.index
+            case "a"..."z", "A"..."Z", "_", "$":
+                let start = index
+                while index < scalars.count, isWordScalar(scalars[index]) { index += 1 }
+                var word = ""
+                word.unicodeScalars.append(contentsOf: scalars[start..<index])
+                tokens.append(.word(word))
+            case "0"..."9":
+                while index < scalars.count, isWordScalar(scalars[index]) || scalars[index] == "." { index += 1 }
+                tokens.append(.number)
+            case "`", "\\":
+                return nil
+            default:
+                guard scalar.isASCII, scalar.value >= 0x21 else { return nil }
+                tokens.append(.punctuation(scalar))
+                index += 1
+            }
+        }
+        return tokens
+    }
+
+    /// The characters of an identifier this reading accepts: ASCII letters, digits, `_` and `$`.
+    private static func isWordScalar(_ scalar: Unicode.Scalar) -> Bool {
+        ("a"..."z").contains(scalar) || ("A"..."Z").contains(scalar) || ("0"..."9").contains(scalar)
+            || scalar == "_" || scalar == "$"
+    }
+
+    /// Reads the quoted string that starts at `index`.
+    struct LiteralReader {
+        let scalars: [Unicode.Scalar]
+        /// Where the string starts; after ``read()``, just past its closing quote.
+        var index: Int
+
+        /// The string's value when every escape in it is plain — `\\ \' \" \/ \n \r \t \b \f \v`, `\xHH`, `\uHHHH`
+        /// outside the surrogates — `.some(nil)` when it has another escape (its value is left to JavaScriptCore),
+        /// nil when it does not end on its line.
+        mutating func read() -> String?? {
+            let quote = scalars[index]
+            index += 1
+            var text: String? = ""
+            while index < scalars.count {
+                let scalar = scalars[index]
+                index += 1
+                switch scalar {
+                case quote:
+                    return .some(text)
+                case "\n", "\r", "\u{2028}", "\u{2029}":
+                    return nil
+                case "\\":
+                    guard index < scalars.count else { return nil }
+                    let escaped = scalars[index]
+                    index += 1
+                    switch escaped {
+                    case "\\", "'", "\"", "/": text?.unicodeScalars.append(escaped)
+                    case "n": text? += "\n"
+                    case "r": text? += "\r"
+                    case "t": text? += "\t"
+                    case "b": text? += "\u{8}"
+                    case "f": text? += "\u{C}"
+                    case "v": text? += "\u{B}"
+                    case "x", "u":
+                        if let value = hexadecimal(count: escaped == "x" ? 2 : 4), let decoded = Unicode.Scalar(value) {
+                            text?.unicodeScalars.append(decoded)
+                        } else {
+                            text = nil
+                        }
+                    default:
+                        // A line continuation, `\0`, `\u{…}` and the like: skipped over, the value unknown.
+                        text = nil
+                    }
+                default:
+                    text?.unicodeScalars.append(scalar)
+                }
+            }
+            return nil
+        }
+
+        private mutating func hexadecimal(count: Int) -> UInt32? {
+            guard index + count <= scalars.count else { return nil }
+            var value: UInt32 = 0
+            for scalar in scalars[index..<index + count] {
+                guard let digit = Int(String(scalar), radix: 16) else { return nil }
+                value = value * 16 + UInt32(digit)
+            }
+            index += count
+            return value
+        }
+    }
+}
