@@ -82,8 +82,8 @@ public final class ScriptEngine: Sendable {
     /// The kept output of an earlier run of `script` on `input`, without running anything (nil: none is kept, or the
     /// engine keeps none). A kept output is always reproducible.
     package func keptOutput(of script: CompiledScript, input: String) -> Result<String?, ScriptError>? {
-        // A template's output is made as cheaply as it is looked up, and keeping it would only push out others.
-        runner.evaluatesNatively(script) ? nil : results?.output(of: script, input: input)
+        // Looked up only for scripts whose outputs can be kept (a lookup hashes the input).
+        runner.keepsNoOutput(of: script) ? nil : results?.output(of: script, input: input)
     }
 
     /// ``run(_:input:deadline:)``, and how long its output may be kept: `unlimited` when it is what the script gives

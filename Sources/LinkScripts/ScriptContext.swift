@@ -12,6 +12,12 @@ enum CompletionValue {
     case noResult
     case badType(String)
     case tooLarge(Int)
+
+    /// A string of `length` UTF-16 code units, made by `text` only when it is no longer than `limit` (a 100 MB result
+    /// must not be copied to find out it is too long).
+    static func string(length: Int, limit: Int, _ text: () -> String) -> CompletionValue {
+        length > limit ? .tooLarge(length) : .string(text())
+    }
 }
 
 /// The state of one run, reached from the native callbacks through the context.
@@ -86,7 +92,7 @@ final class ScriptContext {
                 let string = JSValueToStringCopy(context, value, nil)
                 defer { if let string { JSStringRelease(string) } }
                 let length = JSStringGetLength(string)
-                run.completion = length > run.maximumLength ? .tooLarge(length) : .string(JS.swiftString(string))
+                run.completion = .string(length: length, limit: run.maximumLength) { JS.swiftString(string) }
             } else {
                 run.completion = .badType(JS.describe(context, value))
             }

@@ -104,13 +104,7 @@ public final class ScriptRunner: Sendable {
                 results[index] = evaluate(template, run: run)
             } else if native, network == nil, run.script.prologue != nil, configuration.maximumSubrequests > 0 {
                 // Its first request would be refused, and a script that tried the network offline needs it.
-                var result = ScriptResult(
-                    output: .failure(.needsNetwork(rule: run.script.name)),
-                    usedNetwork: false,
-                    duration: .zero
-                )
-                result.evaluatedNatively = true
-                results[index] = result
+                results[index] = Self.nativeResult(.failure(.needsNetwork(rule: run.script.name)), duration: .zero)
             } else {
                 pending.append(index)
             }
@@ -159,7 +153,7 @@ public final class ScriptRunner: Sendable {
                 let result = results[index]!
                 // A run cut short says nothing of what the script asks for.
                 if result.requests.isEmpty, case .failure(let error) = result.output,
-                    [.timeout, .memory, .exhausted, .quarantined].contains(error.code)
+                    Self.cutShort.contains(error.code)
                 {
                     continue
                 }
@@ -173,10 +167,19 @@ public final class ScriptRunner: Sendable {
         return results.map { $0! }
     }
 
+    /// Codes of runs cut short before they asked for anything they would have.
+    private static let cutShort: Set<ScriptError.Code> = [.timeout, .memory, .exhausted, .quarantined]
+
     /// Whether `script` is evaluated without JavaScriptCore (``ScriptConfiguration/evaluatesTemplates``): its result
     /// is as cheap to make again as to look up, and it cannot run away.
     public func evaluatesNatively(_ script: CompiledScript) -> Bool {
         script.template != nil && configuration.evaluatesTemplates
+    }
+
+    /// Whether no output of `script` is ever worth keeping: a template's is made as cheaply as it is looked up, and a
+    /// script whose first request is certain fetches online and is decided without running offline.
+    public func keepsNoOutput(of script: CompiledScript) -> Bool {
+        configuration.evaluatesTemplates && (script.template != nil || script.prologue != nil)
     }
 
     /// A template script's result, as its run in JavaScriptCore would give it (its completion handler measures the
@@ -185,13 +188,18 @@ public final class ScriptRunner: Sendable {
         let clock = ContinuousClock()
         let start = clock.now
         let url = template.evaluate(run.input)
-        let length = url.utf16.count
-        let completion: CompletionValue = length > configuration.maximumResultLength ? .tooLarge(length) : .string(url)
-        var result = ScriptResult(
-            output: configuration.output(of: completion, rule: run.script.name),
-            usedNetwork: false,
+        let completion = CompletionValue.string(length: url.utf16.count, limit: configuration.maximumResultLength) {
+            url
+        }
+        return Self.nativeResult(
+            configuration.output(of: completion, rule: run.script.name),
             duration: clock.now - start
         )
+    }
+
+    /// A result made without JavaScriptCore.
+    private static func nativeResult(_ output: Result<String?, ScriptError>, duration: Duration) -> ScriptResult {
+        var result = ScriptResult(output: output, usedNetwork: false, duration: duration)
         result.evaluatedNatively = true
         return result
     }

@@ -241,33 +241,19 @@ extension ScriptError {
 extension ScriptConfiguration {
     /// What a run whose completion handler received `completion` produced: the URL, or why it is refused.
     func output(of completion: CompletionValue, rule: String) -> Result<String?, ScriptError> {
+        func refused(_ code: ScriptError.Code, _ message: String) -> Result<String?, ScriptError> {
+            .failure(ScriptError(code: code, rule: rule, message: message))
+        }
         switch completion {
-        case .noResult: return .success(nil)
+        case .noResult:
+            return .success(nil)
         case .badType(let text):
-            return .failure(
-                ScriptError(
-                    code: .badResultType,
-                    rule: rule,
-                    message: "the completion handler got \(text.prefix(40)), not a string or null"
-                )
-            )
+            return refused(.badResultType, "the completion handler got \(text.prefix(40)), not a string or null")
         case .tooLarge(let length):
-            return .failure(
-                ScriptError(
-                    code: .resultTooLarge,
-                    rule: rule,
-                    message: "the result has \(length) characters, more than \(maximumResultLength)"
-                )
-            )
+            return refused(.resultTooLarge, "the result has \(length) characters, more than \(maximumResultLength)")
         case .string(let url):
             if let problem = resultCheck(url) {
-                return .failure(
-                    ScriptError(
-                        code: .badResultURL,
-                        rule: rule,
-                        message: "the result \"\(url.prefix(60))\" is refused: \(problem)"
-                    )
-                )
+                return refused(.badResultURL, "the result \"\(url.prefix(60))\" is refused: \(problem)")
             }
             return .success(url)
         }
