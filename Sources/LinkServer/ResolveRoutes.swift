@@ -78,7 +78,7 @@ struct ResolveRoutes {
     /// a field that does not fit is `400` with its code (`E_PLATFORM`, `E_SOURCE_APP`, `E_CLEAN`, …).
     func resolveRequest(_ request: Request, _ parameters: Parameters) throws -> ResolveRequest {
         // Most queries name only the link: their request is the server's defaults, without a decoder's tree
-        // (ResolveRoutesTests checks that the decoder gives the same request for such a query).
+        // (HTTPCachingTests.aQueryOfOnlyTheLinkIsTheRequestTheDecoderMakes holds it to the decoder).
         if parameters.count == 1, parameters["url"] != nil { return limited(configuration.requestDefaults) }
         let decoder = URLEncodedFormDecoder(userInfo: [
             ResolveRequest.defaultsKey: configuration.requestDefaults, ResolveRequest.textFieldsKey: true,

@@ -108,8 +108,9 @@ struct LinkParser {
                     message: "the host \"\(authority)\" opens an IPv6 literal with '[' and never closes it"
                 )
             }
-            let host = authority[...close]
-            let after = authority[authority.unicodeScalars.index(after: close)...]
+            let afterClose = authority.unicodeScalars.index(after: close)
+            let host = authority[..<afterClose]
+            let after = authority[afterClose...]
             guard after.isEmpty || after.unicodeScalars.first == ":" else {
                 throw LinkError(code: .badHost, message: "the host \"\(authority)\" has text after its IPv6 literal")
             }

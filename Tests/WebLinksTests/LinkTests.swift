@@ -49,6 +49,8 @@ import WebLinks
         ("https://evil.com@\u{349}good.com/", .userinfo),
         ("https://a.com\\\u{349}@b.com/", .backslash),
         ("https://[::1]:\u{349}80/", .badPort),
+        // After ']', the mark is text after the literal, not part of it.
+        ("https://[::1]\u{349}:80/", .badHost),
     ])
     func refusesHostsAndPortsThatDoNotNormaliseStably(raw: String, code: LinkError.Code) {
         let error = #expect(throws: LinkError.self) { try Link(raw).text }
