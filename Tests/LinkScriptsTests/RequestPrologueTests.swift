@@ -51,26 +51,16 @@ import Testing
         var certain = 0
         var requesting = 0
         for file in ["openerManifest-v5.json", "openerManifest-v2.json"] {
-            let root = try #require(JSONSerialization.jsonObject(with: SharedData.data(file)) as? [String: Any])
-            var scripts: [(String, ScriptKind, [String])] = []
-            func collect(_ object: [String: Any], inputs: [String]) {
-                if let source = object["script2"] as? String { scripts.append((source, .script2, inputs)) }
-                if let source = object["script"] as? String { scripts.append((source, .legacyScript, inputs)) }
-            }
-            for action in root["actions"] as? [[String: Any]] ?? [] {
-                let inputs = action["testInputs"] as? [String] ?? []
-                for format in action["formats"] as? [[String: Any]] ?? [] { collect(format, inputs: inputs) }
-            }
-            for preview in root["previews"] as? [[String: Any]] ?? [] { collect(preview, inputs: []) }
-            for (source, kind, testInputs) in scripts where source.contains("Request(") {
+            for script in try ManifestScript.all(in: file) where script.source.contains("Request(") {
                 requesting += 1
                 var wasCertain = false
-                for input in Array(testInputs.prefix(3)) + Self.inputs.prefix(4) {
-                    let outcome = try await compare(source, kind: kind, input: input)
+                for input in Array(script.testInputs.prefix(3)) + Self.inputs.prefix(4) {
+                    let outcome = try await compare(script.source, kind: script.kind, input: input)
                     wasCertain = outcome.certain
-                    #expect(outcome.sameOnline, "\(file): \(source.prefix(90)) on \(input.prefix(60))")
-                    #expect(outcome.sameOffline, "\(file): \(source.prefix(90)) on \(input.prefix(60))")
-                    #expect(outcome.sameRequests, "\(file): \(source.prefix(90)) on \(input.prefix(60))")
+                    let what = "\(file): \(script.source.prefix(90)) on \(input.prefix(60))"
+                    #expect(outcome.sameOnline, "\(what)")
+                    #expect(outcome.sameOffline, "\(what)")
+                    #expect(outcome.sameRequests, "\(what)")
                 }
                 if wasCertain { certain += 1 }
             }

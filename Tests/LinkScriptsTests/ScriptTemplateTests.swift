@@ -54,6 +54,19 @@ import Testing
         return (nativeOutputs, slowOutputs, fast.isTemplate)
     }
 
+    /// Expects each native output to be JavaScriptCore's, naming the input that differs.
+    func expectSame(
+        _ outputs: (
+            native: [Result<String?, ScriptError>], javaScriptCore: [Result<String?, ScriptError>], isTemplate: Bool
+        ),
+        on inputs: [String],
+        _ what: String
+    ) {
+        for (index, input) in inputs.enumerated() {
+            #expect(outputs.native[index] == outputs.javaScriptCore[index], "\(what.prefix(80)) on \(input.prefix(60))")
+        }
+    }
+
     /// Every script of the shared manifests (v5 and v2, `script2` and legacy `script`) that is recognised as a template
     /// gives JavaScriptCore's output, error and message included, on every input, the manifests' test inputs too.
     @Test(.enabled(if: SharedData.isAvailable, SharedData.skipReason))
@@ -61,32 +74,18 @@ import Testing
         var recognised = 0
         var total = 0
         for file in ["openerManifest-v5.json", "openerManifest-v2.json"] {
-            let root = try #require(JSONSerialization.jsonObject(with: SharedData.data(file)) as? [String: Any])
-            var scripts: [(String, ScriptKind)] = []
-            var testInputs: [String] = []
-            func collect(_ object: [String: Any]) {
-                if let source = object["script2"] as? String { scripts.append((source, .script2)) }
-                if let source = object["script"] as? String { scripts.append((source, .legacyScript)) }
-            }
-            for action in root["actions"] as? [[String: Any]] ?? [] {
-                (action["formats"] as? [[String: Any]] ?? []).forEach(collect)
-                testInputs += (action["testInputs"] as? [String] ?? []).prefix(2)
-            }
-            (root["browsers"] as? [[String: Any]] ?? []).forEach(collect)
-            (root["previews"] as? [[String: Any]] ?? []).forEach(collect)
+            let scripts = try ManifestScript.all(in: file)
+            // Two test inputs of each action, twenty of them spread over the file for each script.
+            let testInputs = Array(Set(scripts.flatMap { $0.testInputs.prefix(2) })).sorted()
+            let spread = stride(from: 0, to: testInputs.count, by: max(1, testInputs.count / 20)).map { testInputs[$0] }
             total += scripts.count
-            for (source, kind) in scripts {
-                let compiled = try native.compile(source, kind: kind, name: "/x")
+            for script in scripts {
+                let compiled = try native.compile(script.source, kind: script.kind, name: "/x")
                 guard compiled.isTemplate else { continue }
                 recognised += 1
-                let inputs = Self.inputs + testInputs.shuffled().prefix(20)
-                let outputs = try await outputs(source, kind: kind, inputs: inputs)
-                for (index, input) in inputs.enumerated() {
-                    #expect(
-                        outputs.native[index] == outputs.javaScriptCore[index],
-                        "\(file): \(source.prefix(80)) on \(input.prefix(60))"
-                    )
-                }
+                let inputs = Self.inputs + spread.prefix(20)
+                let outputs = try await outputs(script.source, kind: script.kind, inputs: inputs)
+                expectSame(outputs, on: inputs, "\(file): \(script.source.prefix(80))")
             }
         }
         // The v5 manifest's browsers that take the link as a query parameter are written so, among others.
@@ -107,9 +106,7 @@ import Testing
     func templatesMatchJavaScriptCore(source: String) async throws {
         let outputs = try await outputs(source)
         #expect(outputs.isTemplate, "not recognised: \(source)")
-        for (index, input) in Self.inputs.enumerated() {
-            #expect(outputs.native[index] == outputs.javaScriptCore[index], "on \(input.prefix(60))")
-        }
+        expectSame(outputs, on: Self.inputs, source)
     }
 
     /// Sources the recogniser is not sure of run in JavaScriptCore, to JavaScriptCore's result: a comment, other
@@ -137,9 +134,7 @@ import Testing
     func otherSourcesRunInJavaScriptCore(source: String) async throws {
         let outputs = try await outputs(source)
         #expect(!outputs.isTemplate, "recognised: \(source)")
-        for (index, input) in Self.inputs.enumerated() {
-            #expect(outputs.native[index] == outputs.javaScriptCore[index], "on \(input.prefix(60))")
-        }
+        expectSame(outputs, on: Self.inputs, source)
     }
 
     /// A template's result is refused by the same checks, with the same messages, as a run's: the result check and
