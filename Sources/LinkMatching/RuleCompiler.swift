@@ -43,8 +43,8 @@ struct RuleCompiler {
         }
     }
 
-    /// Checks `$N` references: a group the regex lacks is an error (ICU would silently render ""), `$22` read as
-    /// `$2` + `2` is a warning.
+    /// Checks `$N` references: a group the regex lacks is an error (Foundation would silently render ""), `$22`
+    /// read as `$2` + `2` (the regex has fewer than ten groups) is a warning.
     mutating func checkTemplate(_ output: Output, regex: CompiledRegex, at pointer: JSONPointer) -> Bool {
         guard case .template(let template) = output else { return true }
         for reference in TemplateReferences.references(in: template, groupCount: regex.groupCount) {
@@ -61,7 +61,7 @@ struct RuleCompiler {
                 report(
                     .warning,
                     "W_AMBIGUOUS_GROUP_REF",
-                    "in \"\(template)\", ICU reads $\(reference.digits) as group \(reference.group) followed by the text \"\(reference.digits.dropFirst(String(reference.group).count))\"; write \\ before the digits to make that explicit",
+                    "in \"\(template)\", $\(reference.digits)\(reference.followingDigits) is read as group \(reference.group) followed by the text \"\(reference.followingDigits)\"; write \\ before the digits to make that explicit",
                     at: pointer
                 )
             }

@@ -209,39 +209,19 @@ struct TemplateParts: Sendable {
         }
     }
 
+    /// The template's parts as ``TemplateReferences`` reads them (nil when it names a group the regex lacks, which
+    /// the loader refuses anyway: Foundation renders it).
     init?(_ template: String, groupCount: Int) {
         var parts: [Part] = []
-        var text: [UInt8] = []
-        var bytes = Array(template.utf8)[...]
-        while let byte = bytes.first {
-            bytes = bytes.dropFirst()
-            if byte == UInt8(ascii: "\\") {
-                guard let escaped = bytes.first, escaped < 0x80 else { return nil }
-                text.append(escaped)
-                bytes = bytes.dropFirst()
-            } else if byte == UInt8(ascii: "$") {
-                guard let first = bytes.first, first >= UInt8(ascii: "0"), first <= UInt8(ascii: "9") else {
-                    return nil
-                }
-                var group = Int(first - UInt8(ascii: "0"))
-                bytes = bytes.dropFirst()
-                while let next = bytes.first, next >= UInt8(ascii: "0"), next <= UInt8(ascii: "9"),
-                    group * 10 + Int(next - UInt8(ascii: "0")) <= groupCount
-                {
-                    group = group * 10 + Int(next - UInt8(ascii: "0"))
-                    bytes = bytes.dropFirst()
-                }
-                guard group <= groupCount else { return nil }
-                if !text.isEmpty {
-                    parts.append(.text(text))
-                    text = []
-                }
-                parts.append(.group(group))
-            } else {
-                text.append(byte)
+        for token in TemplateReferences.tokens(in: template, groupCount: groupCount) {
+            switch token {
+            case .text(let text):
+                parts.append(.text(Array(text.utf8)))
+            case .group(let reference):
+                guard reference.group <= groupCount else { return nil }
+                parts.append(.group(reference.group))
             }
         }
-        if !text.isEmpty { parts.append(.text(text)) }
         var allText: [UInt8] = []
         var pieces: [Piece] = []
         for part in parts {

@@ -65,6 +65,37 @@ import WebLinks
         )
     }
 
+    /// Foundation reads a fixed number of digits after `$` (as many as the highest group number has), not ICU's
+    /// longest existing group; found by the template fuzzer (`$01` with one group).
+    @Test(arguments: [
+        (#"http(s?.*)$"#, "red$01", "http://a.example/", "redhttp://a.example/1", ["W_AMBIGUOUS_GROUP_REF"]),
+        (#"x\.example/(\w)"#, "alpha://$10", "https://x.example/q", "https://alpha://q0", ["W_AMBIGUOUS_GROUP_REF"]),
+        (
+            "(a)(b)(c)(d)(e)(f)(g)(h)(i)(j)(k)(l)", "alpha://$123$01", "https://x.example/abcdefghijkl",
+            "https://x.example/alpha://l3a", ["W_AMBIGUOUS_GROUP_REF"]
+        ),
+        (#"x\.example/(\w)"#, #"alpha://$x\$1$"#, "https://x.example/q", "https://alpha://$x$1$", []),
+        (#"x\.example/(\w)"#, #"alpha://\\$1\"#, "https://x.example/q", #"https://alpha://\q"#, []),
+    ])
+    func readsGroupDigitsAsFoundationDoes(
+        _ regex: String,
+        _ template: String,
+        _ link: String,
+        _ expected: String,
+        _ codes: [String]
+    ) throws {
+        let rules = try RuleFixture.single(regex: regex, format: template)
+        #expect(rules.diagnostics.map(\.code) == codes)
+        #expect(try rules.resolve(link).openings.map(\.url) == [expected])
+        #expect(rules.naiveOpenings(for: try Link(link)).map(\.url) == [expected])
+    }
+
+    @Test func refusesATwoDigitGroupTheRegexLacksInsteadOfReadingOneDigit() throws {
+        // Ten groups: Foundation reads two digits, so $11 is group 11, which it would render as "".
+        let rules = try RuleFixture.single(regex: "(a)(b)(c)(d)(e)(f)(g)(h)(i)(j)", format: "alpha://$11")
+        #expect(rules.diagnostics.map(\.code) == ["E_GROUP_REF"])
+    }
+
     @Test(arguments: [#"(a+)+$"#, #"(?:.+\.)+example\.com"#, #"(\w*)*x"#])
     func warnsAboutNestedRepetition(_ regex: String) throws {
         let rules = try RuleFixture.single(regex: regex, format: "alpha://x")
