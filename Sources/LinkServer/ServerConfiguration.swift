@@ -21,8 +21,9 @@ package struct ServerConfiguration: Sendable {
     package var maximumLinkLength: Int
     /// The room the request line leaves for the request target (``ConnectionLimits/maximumRequestTargetBytes``):
     /// the longest link percent-encoded in the query (three bytes for each of its bytes), and 1 KiB more for the
-    /// path and the other parameters. A longer link than ``maximumLinkLength`` still reaches the route, which
-    /// answers `414` with the JSON error.
+    /// path and the other parameters. A link longer than ``maximumLinkLength``, as written or in its canonical form
+    /// (whose non-ASCII characters are percent-encoded), still reaches the route, which answers `414` with the JSON
+    /// error.
     package var maximumRequestTargetBytes: Int { 3 * maximumLinkLength + 1024 }
     /// The largest request body accepted (larger: 413).
     package var maximumBodyBytes: Int

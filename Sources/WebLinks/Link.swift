@@ -23,7 +23,8 @@ import Foundation
 /// check, Foundation's `URL`, the parser AsyncHTTPClient and URLSession use, must read the canonical text as the same
 /// host and port.
 public struct Link: Sendable, Hashable, CustomStringConvertible, Codable {
-    /// The longest link accepted, in UTF-8 bytes (browsers and servers commonly cap near 8 KiB).
+    /// The longest link accepted, in UTF-8 bytes, as written and in its canonical form (browsers and servers commonly
+    /// cap near 8 KiB).
     public static let maximumLength = 8192
 
     /// The canonical text.

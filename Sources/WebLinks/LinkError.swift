@@ -45,8 +45,15 @@ public struct LinkError: Error, Sendable, Equatable, CustomStringConvertible, Co
     }
 
     /// A text of `byteCount` bytes, more than `limit`: the parser's refusal, and a batch's for a line too long to keep.
-    public static func tooLong(byteCount: Int, limit: Int) -> LinkError {
-        LinkError(code: .tooLong, message: "the link has \(byteCount) bytes, more than the limit of \(limit)")
+    /// `byteCount` is the link's length in UTF-8 bytes; `asWritten`, when given, the length of the text it came from
+    /// (the canonical form is longer once non-ASCII characters are percent-encoded).
+    public static func tooLong(byteCount: Int, limit: Int, asWritten: Int? = nil) -> LinkError {
+        let encoded =
+            asWritten.map { " once its non-ASCII characters are percent-encoded (\($0) as written)" } ?? ""
+        return LinkError(
+            code: .tooLong,
+            message: "the link has \(byteCount) bytes\(encoded), more than the limit of \(limit)"
+        )
     }
 
     /// `message [code]`.

@@ -94,6 +94,11 @@ struct LinkParser {
         let rest = afterScheme[authorityEnd...]
         // All ASCII: the host in punycode, every other non-ASCII character percent-encoded.
         let text = "\(scheme)://\(host)\(port.map { ":\($0)" } ?? "")\(Self.canonicalRest(rest))"
+        // Percent-encoding makes a link longer (a non-ASCII character's two to four bytes become six to twelve): the
+        // limit holds for the canonical text too, so a link's own text is always accepted again.
+        guard text.utf8.count <= maximumLength else {
+            throw LinkError.tooLong(byteCount: text.utf8.count, limit: maximumLength, asWritten: link.utf8.count)
+        }
         try Self.checkAgreement(text, host: host, port: port, scheme: scheme)
         return Parts(text: text, requestText: text, scheme: scheme, host: host, port: port)
     }

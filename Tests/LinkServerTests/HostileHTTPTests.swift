@@ -4,6 +4,7 @@ import HummingbirdTesting
 import LinkServer
 import SwitchyardTestSupport
 import Testing
+import WebLinks
 
 #if canImport(Glibc)
 import Glibc
@@ -140,8 +141,9 @@ import Darwin
         },
     ]
 
-    /// The request line has room for the longest link the server accepts, percent-encoded: a longer link reaches the
-    /// route and gets its `414` JSON error; only a header block over its own limit is `431`.
+    /// The request line has room for a link of the longest length the server accepts as written, percent-encoded: a
+    /// link longer as written, or once its own non-ASCII characters are percent-encoded, reaches the route and gets
+    /// its `414` JSON error; only a header block over its own limit is `431`.
     @Test func aLinkOverTheLimitIs414AndOnlyAHeaderBlockOverItsLimitIs431() async throws {
         try await Self.withLiveServer { port in
             func get(_ link: String, headers: String = "") async throws -> RawConnection.Reply {
@@ -150,11 +152,18 @@ import Darwin
                     "GET /v1/resolve?url=\(query) HTTP/1.1\r\nHost: x\r\n\(headers)Connection: close\r\n\r\n"
                 )
             }
-            // 8,192 bytes, every one of the path's percent-encoded: 24,604 bytes on the wire, and accepted.
-            let longest = "https://example.com/" + String(repeating: "é", count: 4086)
-            #expect(longest.utf8.count == ServerConfiguration().maximumLinkLength)
+            // The longest link: 8,192 bytes in its canonical form (1,362 "é", six bytes each once percent-encoded).
+            let longest = "https://example.com/" + String(repeating: "é", count: 1362)
+            #expect(try Link(longest).text.utf8.count == ServerConfiguration().maximumLinkLength)
             let accepted = try await get(longest)
             #expect(accepted.text.hasPrefix("HTTP/1.1 200"), "\(accepted.text.prefix(300))")
+            // 8,192 bytes as written, 24,532 in canonical form: 24,604 bytes on the wire, which the request line has
+            // room for, so the route answers with its 414.
+            let encodedTooLong = "https://example.com/" + String(repeating: "é", count: 4086)
+            #expect(encodedTooLong.utf8.count == ServerConfiguration().maximumLinkLength)
+            let refused = try await get(encodedTooLong)
+            #expect(refused.text.hasPrefix("HTTP/1.1 414"), "\(refused.text.prefix(300))")
+            #expect(refused.text.contains(#""code":"E_TOO_LONG""#), "\(refused.text.prefix(600))")
             // 9 KB: the route refuses it with the documented 414 and its JSON error.
             let tooLong = try await get("https://example.com/" + String(repeating: "a", count: 9000))
             #expect(tooLong.text.hasPrefix("HTTP/1.1 414"), "\(tooLong.text.prefix(300))")

@@ -136,6 +136,24 @@ import WebLinks
         #expect(error?.message.contains(String(raw.prefix { $0 != ":" })) == true)
     }
 
+    /// The length limit holds for the canonical text too, so a link's own text is always accepted again (found by
+    /// the link-input fuzzer: 8,000 bytes of U+FFFD as written, 24,000 percent-encoded).
+    @Test func theLengthLimitHoldsOncePercentEncoded() throws {
+        let prefix = "https://a.example/"
+        // "é" is two bytes as written and six percent-encoded (%C3%A9).
+        let tooLong = prefix + String(repeating: "é", count: (Link.maximumLength - prefix.utf8.count) / 2)
+        #expect(tooLong.utf8.count <= Link.maximumLength)
+        let error = #expect(throws: LinkError.self) { try Link(tooLong) }
+        #expect(error?.code == .tooLong)
+        #expect(error?.message.contains("percent-encoded (\(tooLong.utf8.count) as written)") == true)
+        let limited = #expect(throws: LinkError.self) { try Link("https://a.example/é", maximumLength: 20) }
+        #expect(limited?.code == .tooLong)
+
+        let fits = try Link(prefix + String(repeating: "é", count: (Link.maximumLength - prefix.utf8.count) / 6))
+        #expect(fits.text.utf8.count <= Link.maximumLength)
+        #expect(try Link(fits.text) == fits)
+    }
+
     @Test func resolvesARedirectLocationAgainstItsBase() throws {
         let base = try Link("https://short.example/a/b?x=1")
         #expect(try Link(resolving: "/c", against: base).text == "https://short.example/c")
