@@ -25,7 +25,7 @@ public struct ResolveRequest: Sendable, Hashable {
     public var timeLimit: Duration
     /// Whether the resolution records why each rule did or did not open the link (`explain`).
     public var trace: Bool
-    /// The longest input link accepted, in UTF-8 bytes, as written and in its canonical form (``Link/maximumLength``).
+    /// The longest input link accepted, in UTF-8 bytes, as written and in its canonical form (`Link.maximumLength`).
     public var maximumLinkLength: Int
     /// Whether the resolver's cleaning stages (ClearURLs' catalog) clean the link before the rules see it (on by
     /// default; a resolver without cleaning stages never cleans).
