@@ -29,7 +29,7 @@ struct RequestPrologue: Sendable, Hashable {
     /// The prologue of `source`, or nil when its first request is not certain.
     init?(source: String) {
         guard let declaration = ScriptSource.declaration(source, comments: true),
-            Self.isSafe(declaration.body, input: declaration.input),
+            ScriptSource.onlyCalls(ScriptSource.reliedOn, in: declaration.body, input: declaration.input),
             let parts = Self.firstRequest(in: declaration)
         else { return nil }
         self.parts = parts
@@ -61,27 +61,5 @@ struct RequestPrologue: Sendable, Hashable {
             let url = body.template(of: declaration.input, bound: bound), body.take(.punctuation(")"))
         else { return nil }
         return url
-    }
-
-    /// Whether nothing in the body can change, before its first statement, what the prologue relies on.
-    private static func isSafe(_ body: ArraySlice<ScriptSource.Token>, input: String) -> Bool {
-        let declaring: Set<ScriptSource.Token> = [.word("function"), .punctuation("*"), .word("class")]
-        for index in body.indices {
-            let previous = index > body.startIndex ? body[index - 1] : nil
-            let next = index + 1 < body.endIndex ? body[index + 1] : nil
-            switch body[index] {
-            case .word(let word) where ScriptSource.reliedOn.contains(word):
-                guard next == .punctuation("("), !declaring.contains(previous ?? .punctuation(";")) else {
-                    return false
-                }
-            case .word(input):
-                if let previous, declaring.contains(previous) { return false }
-            case .string(let value):
-                if let value, ScriptSource.reliedOn.contains(value) { return false }
-            default:
-                break
-            }
-        }
-        return true
     }
 }

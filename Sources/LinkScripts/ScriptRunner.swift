@@ -102,6 +102,8 @@ public final class ScriptRunner: Sendable {
         for (index, run) in runs.enumerated() {
             if native, let template = run.script.template {
                 results[index] = evaluate(template, run: run)
+            } else if native, let guarded = run.script.guarded, guarded.fails(on: run.input) {
+                results[index] = evaluate(guarded.otherwise, run: run)
             } else if native, network == nil, run.script.prologue != nil, configuration.maximumSubrequests > 0 {
                 // Its first request would be refused, and a script that tried the network offline needs it.
                 results[index] = Self.nativeResult(.failure(.needsNetwork(rule: run.script.name)), duration: .zero)
@@ -262,13 +264,15 @@ extension CompiledScript {
     /// A script registered as `id`, with what its source makes certain worked out once.
     init(analysing source: String, id: Int, kind: ScriptKind, name: String) {
         let template = ScriptTemplate(source: source)
+        let prologue = template == nil ? RequestPrologue(source: source) : nil
         self.init(
             id: id,
             source: source,
             kind: kind,
             name: name,
             template: template,
-            prologue: template == nil ? RequestPrologue(source: source) : nil
+            prologue: prologue,
+            guarded: template == nil && prologue == nil ? ScriptGuard(source: source) : nil
         )
     }
 }

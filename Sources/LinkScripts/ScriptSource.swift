@@ -1,5 +1,5 @@
-/// The one conservative reading of a script's source that ``ScriptTemplate`` and ``RequestPrologue`` share: tokens,
-/// the `process` declaration, and the templates of its input (`'…' + encodeURIComponent(url) + …`).
+/// The one conservative reading of a script's source that ``ScriptTemplate``, ``RequestPrologue`` and ``ScriptGuard``
+/// share: tokens, the `process` declaration, and the templates of its input (`'…' + encodeURIComponent(url) + …`).
 ///
 /// It reads only what it is sure of: a regular expression literal, a division, a template literal, a backslash or
 /// any non-ASCII character outside strings and comments, and the source is not read (JavaScriptCore runs it).
@@ -48,6 +48,30 @@ enum ScriptSource {
         let trailing = tokens[bodyEnd...]
         guard trailing.isEmpty || trailing.elementsEqual([.punctuation(";")]) else { return nil }
         return Declaration(input: input, done: done, body: tokens[bodyStart..<bodyEnd - 1])
+    }
+
+    /// Whether nothing in `body` can change, before its first statement, what a reading relies on: each of `names` is
+    /// only called (never declared, assigned, read as a value or written as a string), and no function is declared
+    /// under the input's name (a hoisted declaration would replace it).
+    static func onlyCalls(_ names: Set<String>, in body: ArraySlice<Token>, input: String) -> Bool {
+        let declaring: Set<Token> = [.word("function"), .punctuation("*"), .word("class")]
+        for index in body.indices {
+            let previous = index > body.startIndex ? body[index - 1] : nil
+            let next = index + 1 < body.endIndex ? body[index + 1] : nil
+            switch body[index] {
+            case .word(let word) where names.contains(word):
+                guard next == .punctuation("("), !declaring.contains(previous ?? .punctuation(";")) else {
+                    return false
+                }
+            case .word(input):
+                if let previous, declaring.contains(previous) { return false }
+            case .string(let value):
+                if let value, names.contains(value) { return false }
+            default:
+                break
+            }
+        }
+        return true
     }
 
     /// Reads tokens in order.
@@ -202,6 +226,9 @@ enum ScriptSource {
                         } else {
                             text = nil
                         }
+                    case let other where other.isASCII && other.value >= 0x20 && !("0"..."9").contains(other):
+                        // ECMA-262's NonEscapeCharacter: `\.` is `.`.
+                        text?.unicodeScalars.append(other)
                     default:
                         // A line continuation, `\0`, `\u{…}` and the like: skipped over, the value unknown.
                         text = nil

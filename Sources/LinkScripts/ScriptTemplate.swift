@@ -20,6 +20,10 @@ struct ScriptTemplate: Sendable, Hashable {
 
     let parts: [Part]
 
+    init(parts: [Part]) {
+        self.parts = parts
+    }
+
     /// The template `source` is, or nil when it is anything else (read by ``ScriptSource``; a comment, too, is left
     /// to JavaScriptCore).
     init?(source: String) {

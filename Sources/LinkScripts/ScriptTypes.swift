@@ -77,8 +77,10 @@ public struct ScriptConfiguration: Sendable {
     /// source is `function process(url, done) { done('app://' + encodeURIComponent(url)); }` or the like) are
     /// evaluated without JavaScriptCore, to the same result: no worker, no thread hand-off. So is the request a script
     /// certainly begins with (`var u = 'https://api…' + encodeURIComponent(url); var r = jsonRequest(u); …`): online its
-    /// answer is fetched before the script's first run, and offline the run's result is known without running it.
-    /// Off, every script runs in JavaScriptCore (tests compare the two).
+    /// answer is fetched before the script's first run, and offline the run's result is known without running it. So
+    /// is a script that first tests its input with a regular expression and otherwise only builds its result from it
+    /// (`var m = RegExp('apple\\.news').exec(url); if (m != null && …) { … } else { done(url); }`), on an input the
+    /// expression does not match. Off, every script runs in JavaScriptCore (tests compare the two).
     public var evaluatesTemplates: Bool
     /// Whether a script whose first request has followed from its input the same way for its last few runs
     /// (`'https://api…?url=' + encodeURIComponent(url)`) has that answer fetched before it runs, so that it runs once
@@ -129,6 +131,8 @@ public struct CompiledScript: Sendable, Hashable {
     let template: ScriptTemplate?
     /// The request the script certainly begins with, when its source makes it certain.
     let prologue: RequestPrologue?
+    /// The regular expression the script tests its input with first, when a failed match leaves it a template.
+    let guarded: ScriptGuard?
 
     /// Whether the script only builds its result from its input (`done('app://' + encodeURIComponent(url))`), so
     /// that a runner evaluates it without JavaScriptCore (``ScriptConfiguration/evaluatesTemplates``).

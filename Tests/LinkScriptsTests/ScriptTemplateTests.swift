@@ -12,13 +12,15 @@ import Testing
     let javaScriptCore: ScriptRunner
 
     init() {
-        func configuration(templates: Bool) -> ScriptConfiguration {
-            ScriptConfiguration(timeLimit: .seconds(5), maximumResultLength: 600, evaluatesTemplates: templates) {
-                $0.hasPrefix("javascript:") ? "a javascript: URL" : nil
-            }
+        native = ScriptRunner(configuration: Self.configuration(templates: true))
+        javaScriptCore = ScriptRunner(configuration: Self.configuration(templates: false))
+    }
+
+    /// The configuration of both runners (`ScriptGuardTests` uses it too): a short result limit, `javascript:` refused.
+    static func configuration(templates: Bool) -> ScriptConfiguration {
+        ScriptConfiguration(timeLimit: .seconds(5), maximumResultLength: 600, evaluatesTemplates: templates) {
+            $0.hasPrefix("javascript:") ? "a javascript: URL" : nil
         }
-        native = ScriptRunner(configuration: configuration(templates: true))
-        javaScriptCore = ScriptRunner(configuration: configuration(templates: false))
     }
 
     /// Inputs that exercise every branch of the encoders: each class of ASCII character, multi-byte and astral

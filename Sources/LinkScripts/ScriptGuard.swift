@@ -1,0 +1,182 @@
+import Foundation
+
+/// A script that tests its input with a regular expression first and, when it does not match, only builds its result
+/// from the input, as the v5 manifest's Safari browser does on every link:
+///
+/// ```js
+/// function process(url, done) {
+///   var found = RegExp('https?://((www\.)?apple\.news|news\.apple\.com)').exec(url);
+///   if (found != null && found.length > 1) { … } else { done(url); }
+/// }
+/// ```
+///
+/// When the expression does not match the input, the result is the `else` branch's template (``ScriptTemplate``),
+/// evaluated without JavaScriptCore; when it matches, or when this reading cannot be sure, the script runs in
+/// JavaScriptCore as before.
+///
+/// Only what is certain is recognised (read by ``ScriptSource``): the first statement binds a variable to
+/// `RegExp(STRING).exec(INPUT)` (or `new RegExp`, one argument, no flags); the condition is that variable, or it
+/// compared `!= null` / `!== null`, optionally followed by `&& VARIABLE.length` compared with a number, so a failed
+/// match makes it false without evaluating anything else; the `else` branch is one call of the completion handler
+/// with a template. Nothing in the body may declare, assign or name as a string `RegExp` or a name the template relies
+/// on (``ScriptSource/onlyCalls(_:in:input:)``). The expression must be in a subset that JavaScript and ICU read alike
+/// (literal ASCII characters, `.`, `^`, escaped punctuation, groups, `|`, `?`, `*`, `+` and their lazy forms), and the
+/// input ASCII without vertical tab or form feed (where their `.` differs). `ScriptGuardTests` holds every recognised
+/// script of the shared manifests to JavaScriptCore's own output.
+struct ScriptGuard: Sendable, Hashable {
+    /// The regular expression's source, as the script's string gives it.
+    let pattern: String
+    /// What the script completes with when the expression does not match.
+    let otherwise: ScriptTemplate
+    private let expression: GuardExpression
+
+    /// The guard of `source`, or nil when it has none this reading is sure of.
+    init?(source: String) {
+        guard let declaration = ScriptSource.declaration(source, comments: true),
+            ScriptSource.onlyCalls(
+                ScriptSource.reliedOn.union(["RegExp"]),
+                in: declaration.body,
+                input: declaration.input
+            )
+        else { return nil }
+        var body = ScriptSource.Reader(declaration.body)
+        // var FOUND = [new] RegExp(STRING).exec(INPUT);
+        guard body.take(.word("var")), let found = body.name(),
+            !ScriptSource.reliedOn.union(["RegExp", declaration.input, declaration.done]).contains(found),
+            body.take(.punctuation("="))
+        else { return nil }
+        _ = body.take(.word("new"))
+        guard body.take(.word("RegExp")), body.take(.punctuation("(")), case .string(let pattern?) = body.next else {
+            return nil
+        }
+        body.index += 1
+        guard body.take(.punctuation(")")), body.take(.punctuation(".")), body.take(.word("exec")),
+            body.take(.punctuation("(")), body.take(.word(declaration.input)), body.take(.punctuation(")")),
+            body.take(.punctuation(";")),
+            // if (CONDITION) { … } else { DONE(TEMPLATE); }
+            body.take(.word("if")), body.take(.punctuation("(")), Self.condition(&body, found: found),
+            body.take(.punctuation(")")), Self.skipBlock(&body), body.take(.word("else")),
+            body.take(.punctuation("{")), body.take(.word(declaration.done)), body.take(.punctuation("(")),
+            let otherwise = body.template(of: declaration.input), body.take(.punctuation(")"))
+        else { return nil }
+        _ = body.take(.punctuation(";"))
+        guard body.take(.punctuation("}")), body.isAtEnd, let expression = GuardExpression(pattern) else { return nil }
+        self.pattern = pattern
+        self.otherwise = ScriptTemplate(parts: otherwise)
+        self.expression = expression
+    }
+
+    /// Whether the expression certainly finds no match in `input`, so the script completes with ``otherwise``.
+    func fails(on input: String) -> Bool {
+        guard input.utf8.allSatisfy({ $0 < 0x80 && $0 != 0x0B && $0 != 0x0C }) else { return false }
+        return !expression.matches(input)
+    }
+
+    /// `FOUND`, `FOUND != null` or `FOUND !== null`, then optionally `&& FOUND.length OP NUMBER`.
+    private static func condition(_ body: inout ScriptSource.Reader, found: String) -> Bool {
+        guard body.take(.word(found)) else { return false }
+        if body.take(.punctuation("!")) {
+            guard body.take(.punctuation("=")) else { return false }
+            _ = body.take(.punctuation("="))
+            guard body.take(.word("null")) else { return false }
+        }
+        guard body.take(.punctuation("&")) else { return true }
+        guard body.take(.punctuation("&")), body.take(.word(found)), body.take(.punctuation(".")),
+            body.take(.word("length"))
+        else { return false }
+        var operators = 0
+        while case .punctuation(let scalar) = body.next, "<>=!".unicodeScalars.contains(scalar) {
+            body.index += 1
+            operators += 1
+        }
+        return (1...3).contains(operators) && body.take(.number)
+    }
+
+    /// A braced block, whatever it holds (the scan is balanced).
+    private static func skipBlock(_ body: inout ScriptSource.Reader) -> Bool {
+        guard body.take(.punctuation("{")) else { return false }
+        var depth = 1
+        while let token = body.next, depth > 0 {
+            body.index += 1
+            if token == .punctuation("{") { depth += 1 }
+            if token == .punctuation("}") { depth -= 1 }
+        }
+        return depth == 0
+    }
+
+    static func == (lhs: ScriptGuard, rhs: ScriptGuard) -> Bool {
+        lhs.pattern == rhs.pattern && lhs.otherwise == rhs.otherwise
+    }
+
+    func hash(into hasher: inout Hasher) {
+        hasher.combine(pattern)
+        hasher.combine(otherwise)
+    }
+}
+
+/// A guard's expression, compiled once with ICU after checking it is in the subset JavaScript reads the same way.
+// Unchecked: NSRegularExpression is immutable once made and safe to use from several threads, but not every Apple SDK
+// this builds against declares it Sendable (swift-corelibs-foundation does).
+private final class GuardExpression: @unchecked Sendable {
+    private let expression: NSRegularExpression
+
+    init?(_ pattern: String) {
+        guard Self.isShared(pattern), let expression = try? NSRegularExpression(pattern: pattern) else { return nil }
+        self.expression = expression
+    }
+
+    func matches(_ input: String) -> Bool {
+        expression.firstMatch(in: input, range: NSRange(location: 0, length: input.utf16.count)) != nil
+    }
+
+    /// Whether `pattern` is in the subset both read alike: alternatives of atoms (a printable ASCII character that is
+    /// not a metacharacter, `.`, `^`, `\` before printable ASCII other than a letter or digit, or a group, `(?:` too),
+    /// each but `^` followed by at most one of `?`, `*`, `+`, itself followed by at most one `?` (lazy).
+    static func isShared(_ pattern: String) -> Bool {
+        let scalars = Array(pattern.unicodeScalars)
+        var index = 0
+        var depth = 0
+        var canRepeat = false
+        while index < scalars.count {
+            let scalar = scalars[index]
+            index += 1
+            switch scalar {
+            case "(":
+                if index + 1 < scalars.count, scalars[index] == "?" {
+                    guard scalars[index + 1] == ":" else { return false }
+                    index += 2
+                }
+                depth += 1
+                canRepeat = false
+            case ")":
+                guard depth > 0 else { return false }
+                depth -= 1
+                canRepeat = true
+            case "|":
+                canRepeat = false
+            case "?", "*", "+":
+                guard canRepeat else { return false }
+                if index < scalars.count, scalars[index] == "?" { index += 1 }
+                canRepeat = false
+            case "\\":
+                // Escaped printable ASCII other than a letter or digit is that character in both.
+                guard index < scalars.count else { return false }
+                let escaped: Unicode.Scalar = scalars[index]
+                guard escaped.value > 0x20, escaped.value < 0x7F, !escaped.properties.isAlphabetic,
+                    !("0"..."9").contains(escaped)
+                else { return false }
+                index += 1
+                canRepeat = true
+            case "^":
+                // The start of the input in both (neither is multiline); an assertion, not repeated.
+                canRepeat = false
+            case "[", "]", "{", "}", "$":
+                return false
+            default:
+                guard scalar.isASCII, scalar.value >= 0x20, scalar.value < 0x7F else { return false }
+                canRepeat = true
+            }
+        }
+        return depth == 0
+    }
+}

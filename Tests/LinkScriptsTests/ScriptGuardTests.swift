@@ -1,0 +1,110 @@
+import Foundation
+import LinkScripts
+import SwitchyardTestSupport
+import Testing
+
+/// Scripts that test their input with a regular expression first and otherwise only build their result from it (the
+/// v5 Safari browser's) are decided without JavaScriptCore when the expression does not match; each such decision
+/// must be JavaScriptCore's own, and anything the reading is not sure of must run in JavaScriptCore.
+@Suite struct ScriptGuardTests {
+    let native = ScriptRunner(configuration: ScriptTemplateTests.configuration(templates: true))
+    let javaScriptCore = ScriptRunner(configuration: ScriptTemplateTests.configuration(templates: false))
+
+    /// The template tests' inputs, and links an Apple News guard matches, misses by a character, or matches only
+    /// through `.` (the manifest's `\.` in a JavaScript string is a `.`).
+    static let inputs: [String] =
+        ScriptTemplateTests.inputs + [
+            "https://apple.news/AbC", "http://www.apple.news/x", "https://news.apple.com/a", "https://newsXappleYcom/",
+            "https://apple-news.example/", "https://example.com/?u=https://apple.news/x", "HTTPS://APPLE.NEWS/",
+            "https://news.apple.co/", "https://example.com/a\u{0B}b", "https://example.com/a\u{85}b",
+        ]
+
+    /// Runs `source` on `inputs` natively and in JavaScriptCore: each output, and how many were decided natively.
+    func compare(
+        _ source: String,
+        kind: ScriptKind = .script2,
+        inputs: [String] = inputs,
+        _ what: String
+    ) async throws
+        -> Int
+    {
+        let fast = try native.compile(source, kind: kind, name: "/browsers/0")
+        let slow = try javaScriptCore.compile(source, kind: kind, name: "/browsers/0")
+        var decided = 0
+        for input in inputs {
+            let nativeResult = await native.run(fast, input: input, network: nil)
+            let slowResult = await javaScriptCore.run(slow, input: input, network: nil)
+            #expect(nativeResult.output == slowResult.output, "\(what.prefix(80)) on \(input.prefix(60))")
+            if nativeResult.evaluatedNatively, !fast.isTemplate { decided += 1 }
+        }
+        return decided
+    }
+
+    /// Every script of the shared manifests gives JavaScriptCore's output on every input, the manifests' test inputs
+    /// too; the v5 Safari browser's is decided natively on the links it does not rewrite.
+    @Test(.enabled(if: SharedData.isAvailable, SharedData.skipReason))
+    func everyManifestScriptMatchesJavaScriptCore() async throws {
+        var guarded = 0
+        for file in ["openerManifest-v5.json", "openerManifest-v2.json"] {
+            let scripts = try ManifestScript.all(in: file)
+            let testInputs = Array(Set(scripts.flatMap { $0.testInputs.prefix(2) })).sorted()
+            let spread = stride(from: 0, to: testInputs.count, by: max(1, testInputs.count / 10)).map { testInputs[$0] }
+            for script in scripts where script.source.contains("RegExp") {
+                let decided = try await compare(
+                    script.source,
+                    kind: script.kind,
+                    inputs: Self.inputs + spread,
+                    "\(file): \(script.source)"
+                )
+                if decided > 0 { guarded += 1 }
+            }
+        }
+        #expect(guarded >= 1, "no manifest script was decided by its guard")
+    }
+
+    /// Guards the manifests do not contain, each recognised (some input decided natively) and JavaScriptCore's.
+    @Test(arguments: [
+        #"function process(url, done) { var m = new RegExp('^https?://apple\\.news/').exec(url); if (m !== null) { done('news:' + url); } else { done(url); } }"#,
+        #"function process(u, cb) { var found = RegExp('(?:www.)?apple.news|x+?y*?z??').exec(u); if (found) { cb('a'); } else { cb('b://' + encodeURIComponent(u)) } };"#,
+        #"function process(url, done) { var r = RegExp("news\\.apple\\.com\\/(a|b)+").exec(url); if (r != null && r.length >= 2) { var x = httpRequest(url); done(x); } else { done('safari://' + url); } }"#,
+        "function process(url, done) {\n  // a comment\n  var m = RegExp('apple.news').exec(url);\n  if (m != null && m.length > 1) {\n    done(m[1]);\n  } else {\n    done(url);\n  }\n}",
+    ])
+    func guardsMatchJavaScriptCore(source: String) async throws {
+        let decided = try await compare(source, source)
+        #expect(decided > 0, "never decided natively: \(source)")
+    }
+
+    /// Sources the reading is not sure of always run in JavaScriptCore: flags, a class, an anchor at the end, a
+    /// letter escape, a lookahead, a condition without the null test or with `||`, `RegExp` or an encoder declared
+    /// or named as a string in the body, more than one call in the `else` branch.
+    @Test(arguments: [
+        #"function process(url, done) { var m = RegExp('apple.news', 'i').exec(url); if (m) { done('a'); } else { done(url); } }"#,
+        #"function process(url, done) { var m = RegExp('apple[.]news').exec(url); if (m) { done('a'); } else { done(url); } }"#,
+        #"function process(url, done) { var m = RegExp('news$').exec(url); if (m) { done('a'); } else { done(url); } }"#,
+        #"function process(url, done) { var m = RegExp('\\d').exec(url); if (m) { done('a'); } else { done(url); } }"#,
+        #"function process(url, done) { var m = RegExp('a(?=b)').exec(url); if (m) { done('a'); } else { done(url); } }"#,
+        #"function process(url, done) { var m = RegExp('apple').exec(url); if (m.length > 1) { done('a'); } else { done(url); } }"#,
+        #"function process(url, done) { var m = RegExp('apple').exec(url); if (m != null || url) { done('a'); } else { done(url); } }"#,
+        #"function process(url, done) { var m = RegExp('apple').exec(url); if (m) { var RegExp = 1; done('a'); } else { done(url); } }"#,
+        #"function process(url, done) { var m = RegExp('apple').exec(url); if (m) { function encodeURIComponent() { return 'x'; } } else { done(encodeURIComponent(url)); } }"#,
+        #"function process(url, done) { var m = RegExp('apple').exec(url); if (m) { this['RegExp'] = null; } else { done(url); } }"#,
+        #"function process(url, done) { var m = RegExp('apple').exec(url); if (m) { done('a'); } else { done(url); done('b'); } }"#,
+    ])
+    func otherSourcesRunInJavaScriptCore(source: String) async throws {
+        let decided = try await compare(source, source)
+        #expect(decided == 0, "decided natively: \(source)")
+    }
+
+    /// A guard that fails needs no worker.
+    @Test func aFailedGuardStartsNoWorker() async throws {
+        let runner = ScriptRunner()
+        let script = try runner.compile(
+            #"function process(url, done) { var m = RegExp('apple\\.news').exec(url); if (m != null && m.length > 1) { done(m[1]); } else { done(url); } }"#,
+            kind: .script2,
+            name: "/browsers/0"
+        )
+        let result = await runner.run(script, input: "https://example.com/a", network: nil)
+        #expect(try result.output.get() == "https://example.com/a")
+        #expect(runner.workerCount == 0)
+    }
+}
