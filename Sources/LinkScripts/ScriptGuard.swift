@@ -55,7 +55,7 @@ struct ScriptGuard: Sendable, Hashable {
             body.take(.punctuation(";")),
             // if (CONDITION) { … } else { DONE(TEMPLATE); }
             body.take(.word("if")), body.take(.punctuation("(")), Self.condition(&body, found: found),
-            body.take(.punctuation(")")), Self.skipBlock(&body), body.take(.word("else")),
+            body.take(.punctuation(")")), body.skipBlock(), body.take(.word("else")),
             body.take(.punctuation("{")), body.take(.word(declaration.done)), body.take(.punctuation("(")),
             let otherwise = body.template(of: declaration.input), body.take(.punctuation(")"))
         else { return nil }
@@ -90,18 +90,6 @@ struct ScriptGuard: Sendable, Hashable {
             operators += 1
         }
         return (1...3).contains(operators) && body.take(.number)
-    }
-
-    /// A braced block, whatever it holds (the scan is balanced).
-    private static func skipBlock(_ body: inout ScriptSource.Reader) -> Bool {
-        guard body.take(.punctuation("{")) else { return false }
-        var depth = 1
-        while let token = body.next, depth > 0 {
-            body.index += 1
-            if token == .punctuation("{") { depth += 1 }
-            if token == .punctuation("}") { depth -= 1 }
-        }
-        return depth == 0
     }
 
     static func == (lhs: ScriptGuard, rhs: ScriptGuard) -> Bool {

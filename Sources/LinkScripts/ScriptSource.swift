@@ -32,19 +32,12 @@ enum ScriptSource {
         var reader = Reader(tokens[...])
         guard reader.take(.word("function")), reader.take(.word("process")), reader.take(.punctuation("(")),
             let input = reader.name(), reader.take(.punctuation(",")), let done = reader.name(), input != done,
-            !reliedOn.contains(input), !reliedOn.contains(done), reader.take(.punctuation(")")),
-            reader.take(.punctuation("{"))
+            !reliedOn.contains(input), !reliedOn.contains(done), reader.take(.punctuation(")"))
         else { return nil }
         // The body ends at the brace that closes it; after it, at most a semicolon.
-        let bodyStart = reader.index
-        var depth = 1
-        var bodyEnd = bodyStart
-        while bodyEnd < tokens.count, depth > 0 {
-            if tokens[bodyEnd] == .punctuation("{") { depth += 1 }
-            if tokens[bodyEnd] == .punctuation("}") { depth -= 1 }
-            bodyEnd += 1
-        }
-        guard depth == 0 else { return nil }
+        let bodyStart = reader.index + 1
+        guard reader.skipBlock() else { return nil }
+        let bodyEnd = reader.index
         let trailing = tokens[bodyEnd...]
         guard trailing.isEmpty || trailing.elementsEqual([.punctuation(";")]) else { return nil }
         return Declaration(input: input, done: done, body: tokens[bodyStart..<bodyEnd - 1])
@@ -92,6 +85,18 @@ enum ScriptSource {
             guard next == token else { return false }
             index += 1
             return true
+        }
+
+        /// Steps over a braced block, whatever it holds: false unless the next token opens one that closes.
+        mutating func skipBlock() -> Bool {
+            guard take(.punctuation("{")) else { return false }
+            var depth = 1
+            while let token = next, depth > 0 {
+                index += 1
+                if token == .punctuation("{") { depth += 1 }
+                if token == .punctuation("}") { depth -= 1 }
+            }
+            return depth == 0
         }
 
         mutating func name() -> String? {
