@@ -33,7 +33,7 @@ do {
 // snippet.follower
 // Everything built on LinkFetching takes the fetcher as it is, its policy included: here a short link that points
 // at a cloud metadata address is refused on its first hop.
-let follower = RedirectFollower(fetcher: fetcher)
+let follower = RedirectFollower(wrapping: fetcher)
 let metadata = try Link("http://169.254.169.254/latest/meta-data/")
 do {
     _ = try await follower.follow(metadata, deadline: .now + .seconds(5))

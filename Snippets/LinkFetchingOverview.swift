@@ -35,7 +35,7 @@ let shortLink = try Link("https://sho.rt/abc")
 
 // Unwrap a short link one hop at a time (HEAD requests that do not follow redirects), recording every exchange.
 let recorder = RecordingFetcher(wrapping: ShortLinks(), directory: fixtures)
-let chain = try await RedirectFollower(fetcher: recorder).follow(shortLink, deadline: .now + .seconds(5))
+let chain = try await RedirectFollower(wrapping: recorder).follow(shortLink, deadline: .now + .seconds(5))
 print(chain.links.map(\.text), chain.last.method.rawValue, chain.last.status)
 // → ["https://sho.rt/abc", "https://news.example.com/story/42"] HEAD 200
 print(try FileManager.default.contentsOfDirectory(atPath: fixtures.path).sorted())
@@ -43,7 +43,7 @@ print(try FileManager.default.contentsOfDirectory(atPath: fixtures.path).sorted(
 
 // Replay: the same answers from the fixtures alone, without the service; a request never recorded fails.
 let replayer = ReplayingFetcher(directory: fixtures)
-print(try await RedirectFollower(fetcher: replayer).follow(shortLink, deadline: .now + .seconds(5)).final)
+print(try await RedirectFollower(wrapping: replayer).follow(shortLink, deadline: .now + .seconds(5)).final)
 // → https://news.example.com/story/42
 let other = FetchRequest(url: try Link("https://sho.rt/other"))
 do {

@@ -8,8 +8,8 @@ import WebLinks
 /// - A stale one, or one marked `no-cache`, is revalidated with `If-None-Match` (its `ETag`) and
 ///   `If-Modified-Since` (its `Last-Modified`); a `304` refreshes its fields and it answers
 ///   (``CacheStatus/revalidated``). Without validators it is fetched again.
-/// - When that fails (a transport error, a time-out, an unresolvable host, a back-off, or a `500`, `502`, `503` or
-///   `504`) and stale-if-error allows it, the stored response answers, marked ``CacheStatus/stale``.
+/// - When that fails (the host cannot be reached or does not answer in time, it is backed off or down, or it answers
+///   `500`, `502`, `503` or `504`) and stale-if-error allows it, the stored response answers, marked ``CacheStatus/stale``.
 /// - Everything else goes to the wrapped fetcher (``CacheStatus/miss``), and what RFC 9111 lets a shared cache keep
 ///   is kept.
 ///
@@ -102,7 +102,7 @@ public struct CachingFetcher: LinkFetching {
         do {
             response = try await wrapped.fetch(conditional)
         } catch {
-            guard [.transport, .timeout, .unresolvableHost, .backedOff].contains(error.code),
+            guard Self.serverCannotAnswer.contains(error.code),
                 let stale = staleAnswer(stored, to: request)
             else { throw error }
             return stale
@@ -129,6 +129,13 @@ public struct CachingFetcher: LinkFetching {
         if fresh.freshness == nil && !serverFailed { cache.remove(stored) }
         return fresh
     }
+
+    /// The failures after which a stored response may answer in the server's place (stale-if-error): the server could
+    /// not be reached, did not answer in time, or is held (backed off or down).
+    private static let serverCannotAnswer: Set<FetchError.Code> = [
+        .transport, .timeout, .unresolvableHost, .connectionRefused, .connectTimeout, .tlsFailure, .backedOff,
+        .hostDown,
+    ]
 
     /// `stored` as a stale answer, when it is within its stale-if-error allowance.
     private func staleAnswer(_ stored: StoredResponse, to request: FetchRequest) -> FetchResponse? {

@@ -10,8 +10,18 @@ public struct FetchError: Error, Sendable, Equatable, CustomStringConvertible {
         case forbiddenPort
         /// The host resolves to a loopback, private, link-local, multicast or reserved address.
         case blockedAddress
-        /// The host name could not be resolved.
+        /// The host name could not be resolved (no such name, or no address for it).
         case unresolvableHost
+        /// Nobody listens at the host's address and port: the connection was refused (or reset before any answer).
+        case connectionRefused
+        /// The connection to the host could not be made within the connect time limit
+        /// (``NetworkPolicy/connectTimeout``).
+        case connectTimeout
+        /// The TLS handshake with the host failed: an untrusted or mismatched certificate, or no common protocol.
+        case tlsFailure
+        /// The host is taken for down after failures that say so (``HostHealth``), and the request was not sent; its
+        /// message says when the host will be tried again.
+        case hostDown
         /// More redirects than the policy allows.
         case tooManyRedirects
         /// A redirect leads back to a link already visited on the way.
@@ -20,7 +30,8 @@ public struct FetchError: Error, Sendable, Equatable, CustomStringConvertible {
         case badLocation
         /// The (decoded) body is larger than the policy allows.
         case responseTooLarge
-        /// The request took longer than its time limit.
+        /// The request took longer than its time limit, or the server sent nothing for the read time limit
+        /// (``NetworkPolicy/readTimeout``).
         case timeout
         /// The fetcher refuses all network access (``OfflineFetcher``).
         case offline
@@ -60,9 +71,8 @@ public struct FetchError: Error, Sendable, Equatable, CustomStringConvertible {
     public var url: String
     /// One sentence naming the URL and what failed.
     public var message: String
-    /// How long this failure stands as the answer to the same request (a ``FailureMemory`` remembers it that long,
-    /// so an answer made from it may be kept as long); nil: it says nothing beyond this moment (a time-out, a
-    /// back-off, a failure no one remembers).
+    /// How long this failure stands as the answer to the same request (a host that is down is not asked again for
+    /// that long, so an answer made from it may be kept as long); nil: it says nothing beyond this moment.
     public var freshness: Duration? = nil
 
     /// Creates an error; `message` should name `url` and quote the offending value.

@@ -15,6 +15,10 @@ import WebLinks
 /// | `switchyard_fetch_backoffs_total` | `host` | times a host asked to be left alone (`Retry-After`) |
 /// | `switchyard_fetch_backed_off_total` | `host` | requests refused without sending because of a back-off |
 /// | `switchyard_fetch_in_flight` | `host` | requests to the host in progress now (a gauge) |
+/// | `switchyard_fetch_host_down` | `host` | 1 while the host is taken for down, 0 once it is up again (a gauge) |
+/// | `switchyard_fetch_host_downs_total` | `host` | times the host was taken for down (first failures, failed probes) |
+/// | `switchyard_fetch_down_refused_total` | `host` | requests refused without sending while the host is down |
+/// | `switchyard_fetch_probes_total` | `host` | requests sent to a down host to test whether it is back |
 ///
 /// Hosts come from links anyone can send, so their number is bounded: after ``maxHosts`` distinct hosts, the rest
 /// are counted together as `other`, and a metrics backend never grows without limit.
@@ -65,9 +69,23 @@ public final class FetchMetrics: Sendable {
 
     package func refusedWhileBackedOff(_ link: Link) { count("switchyard_fetch_backed_off_total", link) }
 
+    package func refusedWhileDown(_ link: Link) { count("switchyard_fetch_down_refused_total", link) }
+
+    package func probed(_ link: Link) { count("switchyard_fetch_probes_total", link) }
+
+    package func hostDown(_ link: Link, host: String) {
+        count("switchyard_fetch_host_downs_total", link)
+        gauge("switchyard_fetch_host_down", host: host).record(1)
+    }
+
+    package func hostUp(host: String) { gauge("switchyard_fetch_host_down", host: host).record(0) }
+
     package func inFlight(_ number: Int, host: String) {
-        let label = "switchyard_fetch_in_flight"
-        let gauge = state.withLock { state in
+        gauge("switchyard_fetch_in_flight", host: host).record(number)
+    }
+
+    private func gauge(_ label: String, host: String) -> Gauge {
+        state.withLock { state in
             let host = Self.bounded(host, in: &state.hosts, max: maxHosts)
             let key = "\(label)|\(host)"
             if let gauge = state.gauges[key] { return gauge }
@@ -75,7 +93,6 @@ public final class FetchMetrics: Sendable {
             state.gauges[key] = gauge
             return gauge
         }
-        gauge.record(number)
     }
 
     private func count(_ label: String, _ link: Link, _ extra: (String, String)? = nil) {

@@ -2,7 +2,8 @@ import Foundation
 import HTTPTypes
 import WebLinks
 
-/// How politely a ``PoliteFetcher`` treats each upstream host (a host name, with its port when not the default).
+/// How politely a ``PoliteFetcher`` treats each upstream host (a host name, with its port when not the default), and
+/// when it takes one for down (``health``).
 ///
 /// The defaults are a browser's manners: at most 6 requests to one host at a time (what browsers open per host), at
 /// most 10 requests per second with bursts of 10, a `Retry-After` honoured for at most an hour, and at most 10 seconds
@@ -21,6 +22,8 @@ public struct HostLimits: Sendable, Hashable {
     public var maxWait: Duration
     /// The most hosts whose state is kept; idle hosts beyond it are forgotten. Default 1024.
     public var maxHosts: Int
+    /// When a host is taken for down and how it is probed (``HostHealthLimits``'s defaults).
+    public var health: HostHealthLimits
 
     /// Creates limits; every argument defaults to the documented value.
     public init(
@@ -29,7 +32,8 @@ public struct HostLimits: Sendable, Hashable {
         burst: Int = 10,
         maxBackOff: Duration = .seconds(3600),
         maxWait: Duration = .seconds(10),
-        maxHosts: Int = 1024
+        maxHosts: Int = 1024,
+        health: HostHealthLimits = HostHealthLimits()
     ) {
         self.maxConcurrentRequests = max(1, maxConcurrentRequests)
         self.requestsPerSecond = requestsPerSecond.isFinite && requestsPerSecond > 0 ? requestsPerSecond : 10
@@ -37,6 +41,7 @@ public struct HostLimits: Sendable, Hashable {
         self.maxBackOff = max(.zero, maxBackOff)
         self.maxWait = max(.zero, maxWait)
         self.maxHosts = max(1, maxHosts)
+        self.health = health
     }
 
     /// How long `response` asks its host to be left alone: a `429` or `503` with `Retry-After` as seconds or as an

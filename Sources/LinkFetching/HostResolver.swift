@@ -22,8 +22,17 @@ public struct HostResolver: Sendable {
     /// The system resolver (`getaddrinfo`), run off the cooperative thread pool because it blocks.
     ///
     /// glibc accepts lenient IPv4 spellings here (`2130706433`, `0x7f.0.0.1`, `0177.0.0.1`, `127.1`), which is
-    /// why the policy judges these resolved addresses and never the host string.
+    /// why the policy judges these resolved addresses and never the host string. A name under the special-use
+    /// domain `invalid` (RFC 6761 §6.4: resolver APIs should answer "no such name" for it at once) is refused
+    /// without asking the system. Keep answers for a while with a ``HostResolverCache`` (`LiveFetcher` does).
     public static let system = HostResolver { host throws(FetchError) in
+        if isSpecialUseInvalid(host) {
+            throw FetchError(
+                .unresolvableHost,
+                url: host,
+                message: "The host '\(host)' could not be resolved: names under 'invalid' never resolve (RFC 6761)."
+            )
+        }
         let result: Result<[IPAddress], FetchError> = await withCheckedContinuation { continuation in
             DispatchQueue.global().async {
                 continuation.resume(returning: getAddresses(host))
@@ -40,6 +49,13 @@ public struct HostResolver: Sendable {
             }
             return addresses
         }
+    }
+
+    /// Whether `host` is `invalid` or a name under it (a trailing dot allowed), in any case.
+    static func isSpecialUseInvalid(_ host: String) -> Bool {
+        var name = Substring(host.lowercased())
+        if name.hasSuffix(".") { name = name.dropLast() }
+        return name == "invalid" || name.hasSuffix(".invalid")
     }
 
     private static func getAddresses(_ host: String) -> Result<[IPAddress], FetchError> {

@@ -2,8 +2,25 @@ import Foundation
 import Synchronization
 
 /// The state a ``PoliteFetcher`` keeps per host: requests in progress and those waiting for a slot, the rate
-/// limiter's schedule, and a back-off. Bounded: idle hosts are forgotten beyond ``HostLimits/maxHosts``.
+/// limiter's schedule, the host's circuit (``HostHealth``), and the one answer to "when may this host be asked
+/// again" (``Hold``): after a `Retry-After`, or once it is down. Bounded: hosts with nothing to remember are forgotten
+/// beyond ``HostLimits/maxHosts``.
 final class HostTable: Sendable {
+    /// Until when a host may not be asked, and why.
+    struct Hold: Sendable {
+        /// Why a host is held.
+        enum Kind: Sendable {
+            /// It asked to be left alone (`429` or `503` with `Retry-After`).
+            case backedOff
+            /// It is taken for down; after `until`, one probe at a time may go.
+            case down
+        }
+
+        var kind: Kind
+        var until: Date
+        var reason: String
+    }
+
     struct Host {
         /// Requests holding a slot.
         var active = 0
@@ -12,18 +29,40 @@ final class HostTable: Sendable {
         /// The rate limiter's theoretical arrival time (GCRA): the next request conforms once `now` reaches it minus
         /// the burst allowance.
         var nextArrival: Date?
-        /// Until when the host asked to be left alone, and why.
-        var backedOff: (until: Date, reason: String)?
+        /// Until when the host may not be asked (the later of a back-off and its down time).
+        var hold: Hold?
+        /// Its circuit.
+        var health = HostHealth()
 
         func isIdle(at now: Date) -> Bool {
-            active == 0 && waiters.count == 0 && (nextArrival ?? now) <= now && (backedOff?.until ?? now) <= now
+            active == 0 && waiters.count == 0 && (nextArrival ?? now) <= now && (hold?.until ?? now) <= now
+                && health.isBlank
         }
+    }
+
+    /// What ``admit(_:at:)`` decides for a request.
+    enum Admission {
+        /// Send it.
+        case send
+        /// Send it as the probe of a host that is down: its answer decides whether the host is up again.
+        case probe
+        /// Do not send it: the host is held (a back-off, or down with no probe allowed now).
+        case refused(Hold)
     }
 
     /// What ``claimSlot(_:at:)`` gives: a slot now, or a ticket to wait for one.
     enum Claim {
         case granted(active: Int)
         case queued(Waiters<Void>, Waiters<Void>.Ticket)
+    }
+
+    /// What recording a verdict changed, for the metrics.
+    enum Change {
+        case none
+        /// The host is now down (again) until the date.
+        case down(until: Date, reason: String)
+        /// The host is up again.
+        case up
     }
 
     private let hosts = Mutex<[String: Host]>([:])
@@ -33,19 +72,50 @@ final class HostTable: Sendable {
         self.limits = limits
     }
 
-    /// The back-off of `host` in force at `now`.
-    func backOff(of host: String, at now: Date) -> (until: Date, reason: String)? {
+    /// Whether a request to `host` may be sent at `now`, and as what; a request admitted as the probe must be
+    /// recorded (``record(_:for:probe:at:)``), so that the next probe may go.
+    func admit(_ host: String, at now: Date) -> Admission {
         hosts.withLock { hosts in
-            guard let backedOff = hosts[host]?.backedOff, backedOff.until > now else { return nil }
-            return backedOff
+            guard var state = hosts[host] else { return .send }
+            if let hold = state.hold, hold.until > now { return .refused(hold) }
+            guard state.health.isDown else { return .send }
+            guard !state.health.probing else {
+                let reason = state.health.downReason ?? "it failed"
+                return .refused(
+                    Hold(kind: .down, until: now, reason: "\(reason); a probe is testing whether it is back")
+                )
+            }
+            state.health.probing = true
+            hosts[host] = state
+            return .probe
         }
     }
 
-    /// Leaves `host` alone until `until`.
+    /// Counts what a request sent to `host` said about it (`probe`: it was the probe) and returns what changed.
+    func record(_ verdict: HostVerdict, for host: String, probe: Bool, at now: Date) -> Change {
+        hosts.withLock { hosts in
+            var state = hosts[host, default: Host()]
+            defer { hosts[host] = state }
+            let wasDown = state.health.isDown
+            if let downTime = state.health.record(verdict, probe: probe, limits: limits.health) {
+                let until = now.addingTimeInterval(downTime.timeInterval)
+                let reason = state.health.downReason ?? "it failed"
+                if state.hold.map({ $0.until < until }) ?? true {
+                    state.hold = Hold(kind: .down, until: until, reason: reason)
+                }
+                return .down(until: until, reason: reason)
+            }
+            guard wasDown, !state.health.isDown else { return .none }
+            if state.hold?.kind == .down { state.hold = nil }
+            return .up
+        }
+    }
+
+    /// Leaves `host` alone until `until` (a `Retry-After`), unless it is held longer already.
     func backOff(_ host: String, until: Date, reason: String) {
         hosts.withLock { hosts in
-            if let current = hosts[host]?.backedOff, current.until >= until { return }
-            hosts[host, default: Host()].backedOff = (until, reason)
+            if let current = hosts[host]?.hold, current.until >= until { return }
+            hosts[host, default: Host()].hold = Hold(kind: .backedOff, until: until, reason: reason)
         }
     }
 
@@ -78,6 +148,11 @@ final class HostTable: Sendable {
     /// The requests of `host` holding a slot, and those waiting for one.
     func load(of host: String) -> (active: Int, waiting: Int) {
         hosts.withLock { hosts in (hosts[host]?.active ?? 0, hosts[host]?.waiters.count ?? 0) }
+    }
+
+    /// Whether `host` is taken for down now.
+    func isDown(_ host: String) -> Bool {
+        hosts.withLock { $0[host]?.health.isDown ?? false }
     }
 
     /// Reserves the next turn of `host` under the rate limit and returns when it comes (at or after `now`), unless

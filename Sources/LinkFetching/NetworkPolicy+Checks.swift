@@ -103,28 +103,4 @@ extension NetworkPolicy {
         }
         return (first, override?.addressPort ?? url.port)
     }
-
-    /// Resolves a redirect's `Location` against the link that sent it, with the one link parser: relative and
-    /// scheme-relative values (`/x`, `../y`, `//other.example/x`) are resolved first; control characters (header
-    /// injection), other schemes, and every text the parser refuses are refused here, so a host change is judged by
-    /// the same rules on the next hop.
-    package func resolve(location raw: String?, from current: Link) throws(FetchError) -> Link {
-        guard let raw, !raw.trimmingCharacters(in: .whitespaces).isEmpty else {
-            throw FetchError(
-                .badLocation,
-                url: current.text,
-                message: "The redirect from '\(current.text)' has no Location."
-            )
-        }
-        do {
-            return try Link(resolving: raw, against: current)
-        } catch {
-            throw FetchError(
-                error.code == .notWebLink ? .forbiddenScheme : .badLocation,
-                url: current.text,
-                message:
-                    "The redirect from '\(current.text)' has the Location \(raw.debugDescription), which is refused: \(error.message)."
-            )
-        }
-    }
 }

@@ -4,7 +4,8 @@ import WebLinks
 /// where the safety rules live.
 ///
 /// The defaults follow what hardened fetchers use (Discourse, Mastodon, safeurl): http/https only, ports 80/443,
-/// public addresses only (checked after DNS, on every redirect hop), 5 redirects, 5 MiB decoded body, 10 s.
+/// public addresses only (checked after DNS, on every request, so on every redirect hop the redirect layer sends),
+/// 5 MiB decoded body, 10 s in all, a connection within 2 s and no silence of more than 5 s while reading.
 public struct NetworkPolicy: Sendable {
     /// URL schemes that may be fetched, lowercase.
     public var allowedSchemes: Set<String>
@@ -16,12 +17,18 @@ public struct NetworkPolicy: Sendable {
     /// Ports that may be contacted; any port is allowed while ``allowPrivateAddresses`` is true, because
     /// loopback test servers listen on ephemeral ports.
     public var allowedPorts: Set<Int>
-    /// The most redirects one request may follow.
-    public var maxRedirects: Int
     /// The most body bytes read from one response, counted after decompression (a gzip bomb aborts).
     public var maxBodyBytes: Int
-    /// The time limit for one request including its redirects and body.
+    /// The time limit for one request including its body (a request's own ``FetchRequest/timeout`` may be shorter).
     public var timeout: Duration
+    /// The longest a connection (TCP, and TLS for https) may take to be made; a host that takes longer fails with
+    /// ``FetchError/Code/connectTimeout``, which says something about the host, rather than using up the request's
+    /// whole time limit. Default 2 seconds.
+    public var connectTimeout: Duration
+    /// The longest the server may stay silent once a request is sent (before its answer, and between parts of the
+    /// body); beyond it the request fails with ``FetchError/Code/timeout``, inside the request's time limit, so that
+    /// a host that accepts and never answers holds a caller for at most this long. Default 5 seconds.
+    public var readTimeout: Duration
     /// How host names become addresses; replace it in tests to simulate DNS answers.
     public var resolver: HostResolver
     /// Requests whose connection goes elsewhere (curl's `--connect-to`), the first that applies winning; the address
@@ -34,18 +41,20 @@ public struct NetworkPolicy: Sendable {
         allowPrivateAddresses: Bool = false,
         allowedAddresses: Set<IPAddress> = [],
         allowedPorts: Set<Int> = [80, 443],
-        maxRedirects: Int = 5,
         maxBodyBytes: Int = 5 * 1024 * 1024,
         timeout: Duration = .seconds(10),
+        connectTimeout: Duration = .seconds(2),
+        readTimeout: Duration = .seconds(5),
         resolver: HostResolver = .system
     ) {
         self.allowedSchemes = Set(allowedSchemes.map { $0.lowercased() })
         self.allowPrivateAddresses = allowPrivateAddresses
         self.allowedAddresses = allowedAddresses
         self.allowedPorts = allowedPorts
-        self.maxRedirects = max(0, maxRedirects)
         self.maxBodyBytes = max(0, maxBodyBytes)
         self.timeout = timeout
+        self.connectTimeout = max(.milliseconds(1), connectTimeout)
+        self.readTimeout = max(.milliseconds(1), readTimeout)
         self.resolver = resolver
     }
 

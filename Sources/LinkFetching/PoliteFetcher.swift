@@ -2,17 +2,21 @@ import Foundation
 import HTTPTypes
 import WebLinks
 
-/// A fetcher that treats every upstream host politely (``HostLimits``): a bounded number of requests in progress and
-/// a bounded rate per host, and a host that answered `429` or `503` with `Retry-After` left alone until then.
+/// A fetcher that treats every upstream host politely (``HostLimits``) and keeps each host's state: a bounded number
+/// of requests in progress and a bounded rate per host, a host that answered `429` or `503` with `Retry-After` left
+/// alone until then, and a host that failed in a way that says it is down (``HostHealthLimits``) not asked again
+/// until it has been down for a while, then probed by one request at a time.
 ///
 /// Waiting for a slot or a turn never blocks a thread, stops when the caller is cancelled, and ends at the request's
 /// time limit (``HostLimits/maxWait`` when it has none) with ``FetchError/Code/timeout``; the time spent waiting is
-/// taken off the limit the wrapped fetcher gets. While a host is backed off, requests to it fail at once with
-/// ``FetchError/Code/backedOff``, whose message says until when. Every request sent and every response or failure is
-/// counted per host (``FetchMetrics``).
+/// taken off the limit the wrapped fetcher gets. While a host is held, requests to it fail at once without being
+/// sent: with ``FetchError/Code/backedOff`` after a `Retry-After`, with ``FetchError/Code/hostDown`` while it is
+/// down; the message says until when, and the error's ``FetchError/freshness`` is the time left, so an answer made
+/// from it is kept no longer than the failure stands. Every request sent, every response or failure, and every
+/// change of a host's state is counted per host (``FetchMetrics``).
 ///
-/// The host is the request's: redirects the wrapped fetcher follows on its own are not counted against their hosts
-/// (``RedirectFollower`` asks hop by hop, so its hops are).
+/// The host is the request's. Redirects are followed above (``RedirectFollower``), one request per hop, so every hop
+/// is counted against its own host.
 public struct PoliteFetcher: LinkFetching {
     /// The fetcher that sends the requests.
     public let wrapped: any LinkFetching
@@ -35,12 +39,15 @@ public struct PoliteFetcher: LinkFetching {
         self.metrics = metrics
     }
 
-    /// Sends `request` when its host's limits allow, or fails fast while the host is backed off.
+    /// Sends `request` when its host's limits allow, or fails fast while the host is backed off or down.
     public func fetch(_ request: FetchRequest) async throws(FetchError) -> FetchResponse {
         let host = FetchMetrics.host(of: request.url)
         let patience = request.timeout ?? limits.maxWait
         let deadline = clock.now.addingTimeInterval(patience.timeInterval)
-        try checkBackOff(host, request)
+        let probe = try admit(host, request)
+        // A probe that ends before it is sent says nothing: the next request may probe instead.
+        var verdict = HostVerdict.neutral
+        defer { if probe && verdict == .neutral { record(.neutral, host, request, probe: true) } }
         try await claimSlot(host, request, until: deadline, patience: patience)
         defer { metrics.inFlight(hosts.releaseSlot(host), host: host) }
         let now = clock.now
@@ -48,21 +55,35 @@ public struct PoliteFetcher: LinkFetching {
             throw waitedTooLong(request, patience, "for its turn (at most \(limits.requestsPerSecond) per second)")
         }
         do { try await clock.sleep(until: turn) } catch { throw FetchError.cancelled(request.url.text) }
-        try checkBackOff(host, request)
+        // The host may have been held meanwhile (other requests failed, or it asked for a pause).
+        if !probe, case .refused(let hold) = hosts.admit(host, at: clock.now) { throw refusal(hold, host, request) }
         var sent = request
         if request.timeout != nil {
             sent.timeout = .clamped(seconds: deadline.timeIntervalSince(clock.now))
             guard let left = sent.timeout, left > .zero else { throw FetchError.timeout(request.url.text, patience) }
         }
+        if probe { metrics.probed(request.url) }
         metrics.requestSent(to: request.url)
+        let sentAt = clock.now
         let response: FetchResponse
         do {
             response = try await wrapped.fetch(sent)
         } catch {
             metrics.failed(error, for: request.url)
-            throw error
+            let waited = Duration.clamped(seconds: clock.now.timeIntervalSince(sentAt))
+            // A caller that stopped waiting says nothing about the host.
+            verdict = Task.isCancelled ? .neutral : HostVerdict.of(error, waited: waited, limits: limits.health)
+            guard verdict != .neutral else { throw error }
+            var failure = error
+            if case .down(let until, _) = record(verdict, host, request, probe: probe) {
+                // The failure that took the host down stands as long as the host is not asked again.
+                failure.freshness = .clamped(seconds: until.timeIntervalSince(clock.now))
+            }
+            throw failure
         }
         metrics.received(response.status, from: request.url)
+        verdict = HostVerdict.of(response)
+        record(verdict, host, request, probe: probe)
         let received = clock.now
         if let pause = limits.backOff(for: response, receivedAt: received) {
             let until = received.addingTimeInterval(pause.timeInterval)
@@ -78,15 +99,65 @@ public struct PoliteFetcher: LinkFetching {
         hosts.load(of: FetchMetrics.host(of: request.url))
     }
 
-    private func checkBackOff(_ host: String, _ request: FetchRequest) throws(FetchError) {
-        guard let backOff = hosts.backOff(of: host, at: clock.now) else { return }
-        metrics.refusedWhileBackedOff(request.url)
-        throw FetchError(
-            .backedOff,
-            url: request.url.text,
-            message:
-                "'\(request.url)' was not fetched: its host '\(host)' asked to be left alone until \(backOff.until.formatted(.iso8601)) (\(backOff.reason))."
-        )
+    /// Whether the host of `request` is taken for down now.
+    package func isDown(for request: FetchRequest) -> Bool {
+        hosts.isDown(FetchMetrics.host(of: request.url))
+    }
+
+    /// Whether `request` may go to `host` now: true when it goes as the host's probe; throws when the host is held.
+    private func admit(_ host: String, _ request: FetchRequest) throws(FetchError) -> Bool {
+        switch hosts.admit(host, at: clock.now) {
+        case .send: return false
+        case .probe: return true
+        case .refused(let hold): throw refusal(hold, host, request)
+        }
+    }
+
+    /// The error of a request not sent because its host is held, counted.
+    private func refusal(_ hold: HostTable.Hold, _ host: String, _ request: FetchRequest) -> FetchError {
+        let now = clock.now
+        var error: FetchError
+        switch hold.kind {
+        case .backedOff:
+            metrics.refusedWhileBackedOff(request.url)
+            error = FetchError(
+                .backedOff,
+                url: request.url.text,
+                message:
+                    "'\(request.url)' was not fetched: its host '\(host)' asked to be left alone until \(hold.until.formatted(.iso8601)) (\(hold.reason))."
+            )
+        case .down:
+            metrics.refusedWhileDown(request.url)
+            let retry =
+                hold.until > now
+                ? "it will be tried again at \(hold.until.formatted(.iso8601))" : "it is being tried again"
+            error = FetchError(
+                .hostDown,
+                url: request.url.text,
+                message: "'\(request.url)' was not fetched: its host '\(host)' is down (\(hold.reason)); \(retry)."
+            )
+        }
+        // The failure stands as the answer until the host may be asked again.
+        let left = Duration.clamped(seconds: hold.until.timeIntervalSince(now))
+        error.freshness = left > .zero ? left : nil
+        return error
+    }
+
+    /// Counts `verdict` against `host`, counts a change of its state in the metrics, and returns the change.
+    @discardableResult
+    private func record(
+        _ verdict: HostVerdict,
+        _ host: String,
+        _ request: FetchRequest,
+        probe: Bool
+    ) -> HostTable.Change {
+        let change = hosts.record(verdict, for: host, probe: probe, at: clock.now)
+        switch change {
+        case .none: break
+        case .down: metrics.hostDown(request.url, host: host)
+        case .up: metrics.hostUp(host: host)
+        }
+        return change
     }
 
     private func claimSlot(

@@ -16,6 +16,8 @@ final class HopClients: Sendable {
         var address: String
         var port: Int
         var limit: Int
+        /// The connect and read time limits.
+        var timeouts: [Duration]
         /// The DER bytes of the extra trusted roots (read once per fetcher: hashing a certificate reads them anew).
         var trustRoots: [[UInt8]]
     }

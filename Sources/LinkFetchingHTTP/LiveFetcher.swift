@@ -7,40 +7,62 @@ import NIOHTTPCompression
 import NIOSSL
 import WebLinks
 
-/// Fetches over the network with AsyncHTTPClient, enforcing a `NetworkPolicy` on every redirect hop.
+/// Fetches over the network with AsyncHTTPClient, enforcing a `NetworkPolicy` on every request: exactly one exchange
+/// per call.
 ///
-/// Redirects are followed here, one hop at a time, never by the client: each hop's URL is checked (scheme,
-/// port), its host resolved and every address judged, and the connection is pinned to the checked address.
+/// A redirect is returned as it is (its status and `Location`): following redirects is the job of the one redirect
+/// layer at the top of a ``FetchingStack`` (``RedirectFollower``), which sends every hop through the whole stack
+/// again, so each hop is checked here, cached, coalesced, paced and counted against its own host. Each request's URL
+/// is checked (scheme, port), its host resolved through the policy's resolver and every address judged, and the
+/// connection is pinned to the checked address.
 ///
 /// Pinning uses `HTTPClient.Configuration.dnsOverride` (host → checked IP) rather than rewriting the URL to the
 /// IP with a `Host` header, because the override keeps TLS right for https: SNI and certificate validation
-/// still use the host name. Since the override is per client, a hop takes the client made for its host, checked
+/// still use the host name. Since the override is per client, a request takes the client made for its host, checked
 /// address and port (`HopClients`, shared by the process, on the shared event loop group): its connections are
-/// reused by later hops to the same checked address, and never by a hop whose host now resolves elsewhere (DNS
+/// reused by later requests to the same checked address, and never by one whose host now resolves elsewhere (DNS
 /// rebinding); idle clients are shut down after 30 s, or when more than 64 are kept.
+///
+/// Host names are resolved through a ``HostResolverCache`` (answers kept for a minute, "no such name" for 5 s,
+/// concurrent lookups of a name made once), unless the fetcher is made without one.
+///
+/// Waiting is bounded three ways: the connection must be made within ``NetworkPolicy/connectTimeout`` (one attempt:
+/// a refused connection fails at once with ``FetchError/Code/connectionRefused``), the server may stay silent for at
+/// most ``NetworkPolicy/readTimeout``, and the whole request ends at its time limit (the request's, capped by the
+/// policy's). A failed TLS handshake is ``FetchError/Code/tlsFailure``: these say something about the host, which the
+/// ``PoliteFetcher`` above keeps.
 ///
 /// A `NetworkPolicy.connectTo` override connects elsewhere the same way: the override's checked address in
 /// `dnsOverride`, its port in the URL the client is given, and the request's own host in `Host`, so TLS still names
 /// and checks the request's host. Certificates are checked against the system's roots and, when given, the extra
-/// ones of ``init(policy:trustingPEM:)`` (a private deployment's CA; the tests' CA).
+/// ones of ``init(policy:resolverCache:trustingPEM:)`` (a private deployment's CA; the tests' CA).
 public struct LiveFetcher: LinkFetching {
     /// The safety policy applied to every request and hop.
     public var policy: NetworkPolicy
+    /// Where the answers of the policy's resolver are kept (nil: every request asks the resolver).
+    public let resolverCache: HostResolverCache?
     /// Certificate authorities trusted besides the system's.
     private var additionalTrustRoots: [NIOSSLCertificate] = []
     /// Their DER bytes, which tell the clients kept for hops apart (`HopClients`).
     private var additionalTrustRootsDER: [[UInt8]] = []
 
-    /// Creates a fetcher with `policy` (the safe defaults unless given).
-    public init(policy: NetworkPolicy = .standard) {
+    /// Creates a fetcher with `policy` (the safe defaults unless given), keeping its resolver's answers in
+    /// `resolverCache` (a new cache by default; nil: none).
+    public init(policy: NetworkPolicy = .standard, resolverCache: HostResolverCache? = HostResolverCache()) {
         self.policy = policy
+        self.resolverCache = resolverCache
     }
 
     /// Creates a fetcher with `policy` that also trusts the certificate authorities in `pem` (one or more PEM
     /// certificates), besides the system's. Throws `FetchError.Code.invalidContent` when `pem` holds no
     /// certificate it can read.
-    public init(policy: NetworkPolicy = .standard, trustingPEM pem: some Collection<UInt8>) throws(FetchError) {
+    public init(
+        policy: NetworkPolicy = .standard,
+        resolverCache: HostResolverCache? = HostResolverCache(),
+        trustingPEM pem: some Collection<UInt8>
+    ) throws(FetchError) {
         self.policy = policy
+        self.resolverCache = resolverCache
         let certificates: [NIOSSLCertificate]
         do {
             certificates = try NIOSSLCertificate.fromPEMBytes(Array(pem))
@@ -59,74 +81,34 @@ public struct LiveFetcher: LinkFetching {
         additionalTrustRootsDER = certificates.map { (try? $0.toDERBytes()) ?? Array($0.description.utf8) }
     }
 
-    /// Performs `request` under the policy, following redirects hop by hop when the request allows it.
+    /// Performs `request` under the policy: one exchange, a redirect returned as it is.
     public func fetch(_ request: FetchRequest) async throws(FetchError) -> FetchResponse {
         let limit = request.timeout.map { min($0, policy.timeout) } ?? policy.timeout
         let deadline = NIODeadline.now() + TimeAmount.nanoseconds(limit.nanosecondsClamped)
         return try await Self.withTimeLimit(limit, url: request.url.text) {
             () async throws(FetchError) -> FetchResponse in
-            try await follow(request, deadline: deadline)
-        }
-    }
-
-    private func follow(_ request: FetchRequest, deadline: NIODeadline) async throws(FetchError) -> FetchResponse {
-        var current = try policy.check(url: request.url)
-        var headers = request.headers
-        var visited: [Link] = []
-        let limit = min(policy.maxBodyBytes, request.maximumBodyBytes ?? .max)
-        while true {
-            let connection = try await policy.connection(for: current)
-            let isRedirect = { (status: Int) in [301, 302, 303, 307, 308].contains(status) }
-            var response = try await hop(
-                current,
-                connection: connection,
-                method: request.method,
-                headers: headers,
-                limit: limit,
-                deadline: deadline,
-                skipBodyOf: request.followRedirects ? isRedirect : { _ in false }
-            )
-            guard request.followRedirects, isRedirect(response.status) else {
-                response.redirects = visited
-                return response
-            }
-            let next = try policy.check(url: policy.resolve(location: response.headers[.location], from: current.link))
-            // A loop is said as such at its first repeated link, rather than followed until the hop limit.
-            guard next.link != request.url, !visited.contains(next.link) else {
-                throw FetchError.redirectLoop(back: next.link, start: request.url)
-            }
-            guard visited.count < policy.maxRedirects else {
-                throw FetchError(
-                    .tooManyRedirects,
-                    url: current.text,
-                    message:
-                        "'\(request.url)' still redirects after \(policy.maxRedirects) hops (last: '\(current.link)')."
-                )
-            }
-            if next.host != current.host {
-                // Credentials meant for one host must not follow a redirect to another.
-                headers[.authorization] = nil
-                headers[.cookie] = nil
-            }
-            visited.append(current.link)
-            current = next
+            var policy = policy
+            if let resolverCache { policy.resolver = resolverCache.resolver(over: policy.resolver) }
+            let checked = try policy.check(url: request.url)
+            let connection = try await policy.connection(for: checked)
+            return try await exchange(request, checked, connection: connection, deadline: deadline)
         }
     }
 
     /// One exchange with the checked address and port, through a client that connects only there.
-    private func hop(
+    private func exchange(
+        _ request: FetchRequest,
         _ url: CheckedURL,
         connection: (address: IPAddress, port: Int),
-        method: FetchRequest.Method,
-        headers: HTTPFields,
-        limit: Int,
-        deadline: NIODeadline,
-        skipBodyOf skipBody: (Int) -> Bool
+        deadline: NIODeadline
     ) async throws(FetchError) -> FetchResponse {
         let address = connection.address
+        let limit = min(policy.maxBodyBytes, request.maximumBodyBytes ?? .max)
+        let connectTimeout = TimeAmount.nanoseconds(policy.connectTimeout.nanosecondsClamped)
+        let readTimeout = TimeAmount.nanoseconds(policy.readTimeout.nanosecondsClamped)
         var configuration = HTTPClient.Configuration(
             redirectConfiguration: .disallow,
-            timeout: .init(connect: .seconds(10), read: .seconds(10)),
+            timeout: .init(connect: connectTimeout, read: readTimeout),
             decompression: .enabled(limit: .size(limit))
         )
         if !additionalTrustRoots.isEmpty {
@@ -135,7 +117,7 @@ public struct LiveFetcher: LinkFetching {
             configuration.tlsConfiguration = tls
         }
         // The pool would otherwise retry a refused connection with back-off until the deadline, turning
-        // "nobody listens" into a timeout; one hop makes one attempt and reports the real cause.
+        // "nobody listens" into a timeout; one request makes one attempt and reports the real cause.
         configuration.connectionPool.retryConnectionEstablishment = false
         // How many requests go to one host at once is the politeness layer's decision (PoliteFetcher): the client
         // keeps a connection for each (its default of 8 queued everything beyond, 50 ms per request in line).
@@ -148,6 +130,7 @@ public struct LiveFetcher: LinkFetching {
             address: address.description,
             port: connection.port,
             limit: limit,
+            timeouts: [policy.connectTimeout, policy.readTimeout],
             trustRoots: additionalTrustRootsDER
         )
         let client = HopClients.shared.acquire(key) {
@@ -162,22 +145,21 @@ public struct LiveFetcher: LinkFetching {
             wire.authority = url.link.host + (url.link.port.map { ":\($0)" } ?? "")
         }
         do {
-            result = .success(try await exchange(client, url, wire, method, headers, limit, deadline, skipBody))
+            result = .success(try await send(client, url, wire, request.method, request.headers, limit, deadline))
         } catch {
-            result = .failure(Self.mapped(error, url: url.text, limit: limit))
+            result = .failure(Self.mapped(error, url: url.text, limit: limit, policy: policy))
         }
         return try result.get()
     }
 
-    private func exchange(
+    private func send(
         _ client: HTTPClient,
         _ url: CheckedURL,
         _ wire: (url: String, authority: String?),
         _ method: FetchRequest.Method,
         _ headers: HTTPFields,
         _ limit: Int,
-        _ deadline: NIODeadline,
-        _ skipBody: (Int) -> Bool
+        _ deadline: NIODeadline
     ) async throws -> FetchResponse {
         var request = HTTPClientRequest(url: wire.url)
         request.method = method == .head ? .HEAD : .GET
@@ -200,7 +182,7 @@ public struct LiveFetcher: LinkFetching {
             if decoded, name == .contentEncoding || name == .contentLength { continue }
             fields.append(HTTPField(name: name, value: header.value))
         }
-        if method == .head || skipBody(status) {
+        if method == .head {
             return FetchResponse(url: url.link, status: status, headers: fields)
         }
         if !response.headers.contains(name: "Content-Encoding"),

@@ -3,15 +3,16 @@ import LinkFetching
 import WebLinks
 
 /// Fetches the files a domain publishes about itself (apple-app-site-association, assetlinks.json) the way the
-/// platforms fetch them, through a resolution's network (its HTTP cache, failure memory, per-host limits and network
+/// platforms fetch them, through a resolution's network (its HTTP cache, per-host limits and host state, network
 /// policy): https only; redirects not followed (a 3xx means no file, and says where it pointed); at most
 /// ``maximumBytes``, refused without being read to the end; a `Content-Type` other than JSON is a note, not a refusal;
 /// everything before the resolution's deadline.
 ///
-/// A missing, redirected, refused or oversized file is remembered by the fetching layer for
-/// ``unusableFileLifetime`` when its server says nothing about caching (`FetchRequest.fallbackFreshness`; a
-/// transport failure or an oversized body by its `FailureMemory`), so that every resolution of a site without such a
-/// file does not ask again; what the server does say (`Cache-Control`, `Expires`) decides otherwise.
+/// A missing or redirected file, or one its server refuses, is remembered by the fetching layer's HTTP cache for
+/// ``unusableFileLifetime`` when its server says nothing about caching (`FetchRequest.fallbackFreshness`), so that
+/// every resolution of a site without such a file does not ask again; what the server does say (`Cache-Control`,
+/// `Expires`) decides otherwise. A host that cannot be reached is not asked again while it is down (the stack's
+/// `PoliteFetcher` keeps that per host).
 public struct DomainFileFetcher: Sendable {
     /// The most bytes of a file read (Apple's limit for apple-app-site-association: 128 KiB).
     public static let maximumBytes = 128 * 1024

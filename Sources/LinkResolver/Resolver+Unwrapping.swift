@@ -68,8 +68,7 @@ extension Resolver {
         steps: inout [UnwrapStep],
         _ run: inout Run
     ) async -> Bool {
-        var visited: Set<Link> = [stage.link]
-        var redirects = 0
+        var route = RedirectRoute(start: stage.link, maxHops: follower.maxHops)
         while true {
             let wantsHeaders = wantsHeaders(of: stage, run)
             let wantsRedirect = !stage.hasAction
@@ -94,27 +93,12 @@ extension Resolver {
                 if wantsHeaders { matchHeaders(of: hop, &stage, &run) }
                 return false
             }
-            guard !visited.contains(next) else {
-                steps.append(
-                    .refusedHop(from: stage.link, .redirectLoop(back: next, start: visited.first ?? stage.link))
-                )
+            do {
+                try route.advance(to: next)
+            } catch {
+                steps.append(.refusedHop(from: stage.link, error))
                 return false
             }
-            guard redirects < follower.maxHops else {
-                steps.append(
-                    .refusedHop(
-                        from: stage.link,
-                        FetchError(
-                            .tooManyRedirects,
-                            url: next.text,
-                            message: "the link still redirects after \(redirects, "hop")"
-                        )
-                    )
-                )
-                return false
-            }
-            redirects += 1
-            visited.insert(next)
             steps.append(
                 UnwrapStep(
                     kind: .httpRedirect,

@@ -67,7 +67,8 @@ public final class Resolver: Sendable {
         scripts = engine?.compile(
             rules.userLayer == nil ? rules.scripts : rules.scripts + rules.withoutUserLayer.scripts
         )
-        self.redirectFollower = redirectFollower ?? fetcher.map { RedirectFollower(fetcher: $0) }
+        self.redirectFollower =
+            redirectFollower ?? fetcher.map { ($0 as? FetchingStack)?.follower ?? RedirectFollower(wrapping: $0) }
     }
 
     private static let instances = Atomic<Int>(0)

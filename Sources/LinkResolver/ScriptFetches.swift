@@ -54,6 +54,8 @@ package final class ScriptFetches: ScriptNetwork {
             case .blockedAddress, .forbiddenScheme, .forbiddenPort:
                 throw ScriptNetworkError(kind: .blocked, message: error.description)
             case .backedOff: throw ScriptNetworkError(kind: .backedOff, message: error.description)
+            case .hostDown:
+                throw ScriptNetworkError(kind: .hostDown, message: "\(error.description) [\(error.identifier)]")
             default: throw ScriptNetworkError(kind: .failed, message: "\(error.description) [\(error.identifier)]")
             }
         }

@@ -79,7 +79,7 @@ final class ScriptResultCache: Sendable {
         case .exception, .noCompletion, .badResultType, .badResultURL, .resultTooLarge, .needsNetwork, .syntax,
             .noProcess:
             return true
-        case .timeout, .memory, .quarantined, .exhausted, .networkBlocked, .tooManySubrequests, .backedOff:
+        case .timeout, .memory, .quarantined, .exhausted, .networkBlocked, .tooManySubrequests, .backedOff, .hostDown:
             return false
         }
     }

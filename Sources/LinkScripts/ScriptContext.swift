@@ -37,7 +37,8 @@ final class RunState {
     var attemptedOffline = false
     var blocked = false
     /// A request not sent because its host backed off, and why.
-    var backedOff: ScriptNetworkError?
+    /// The first request of the run that was held back (its host backed off or down).
+    var heldBack: ScriptNetworkError?
     /// The first URL the script asked for whose answer was not at hand: the run is stopped and runs again with it.
     var pendingRequest: String?
     /// The URLs whose answers the run used, in order.
@@ -151,7 +152,7 @@ final class ScriptContext {
             case .offline: run.attemptedOffline = true
             case .blocked: run.blocked = true
             case .failed: run.usedNetwork = true
-            case .backedOff: run.backedOff = run.backedOff ?? error
+            case .backedOff, .hostDown: run.heldBack = run.heldBack ?? error
             }
             return fail("httpRequest: \(error.message)")
         }

@@ -24,6 +24,8 @@ public struct ScriptNetworkError: Error, Sendable, Equatable {
         case failed
         /// The request was not sent: its host asked to be left alone for a while (`429`/`503` with `Retry-After`).
         case backedOff
+        /// The request was not sent: its host is taken for down after failures that say so, until it is tried again.
+        case hostDown
     }
 
     /// The kind of failure.
@@ -189,6 +191,9 @@ public struct ScriptError: Error, Sendable, Equatable, CustomStringConvertible {
         case tooManySubrequests = "E_TOO_MANY_SUBREQUESTS"
         /// A request of the script was not sent: its host asked to be left alone for a while.
         case backedOff = "E_BACKED_OFF"
+        /// A request of the script was not sent: its host is taken for down (no DNS answer, refused connections,
+        /// time-outs or server errors in a row) until it is tried again.
+        case hostDown = "E_HOST_DOWN"
         /// Not run: the script kept running out of time and is set aside for a while (see `RunawayPolicy`).
         case quarantined = "E_SCRIPT_QUARANTINED"
         /// Not run: as many abandoned runs as ``ScriptStopping/abandon(maximumAbandoned:)`` allows are still

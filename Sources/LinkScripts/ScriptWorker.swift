@@ -180,8 +180,9 @@ final class ScriptWorker: @unchecked Sendable {
         // offline says nothing about its result online.
         if state.attemptedOffline { return .failure(.needsNetwork(rule: rule)) }
         // Likewise a script whose request was held back: its result without the answer says nothing.
-        if let error = state.backedOff {
-            return .failure(ScriptError(code: .backedOff, rule: rule, message: "not sent: \(error.message)"))
+        if let error = state.heldBack {
+            let code: ScriptError.Code = error.kind == .hostDown ? .hostDown : .backedOff
+            return .failure(ScriptError(code: code, rule: rule, message: "not sent: \(error.message)"))
         }
         if let completion = state.completion {
             // A result given before a later exception or termination is kept.

@@ -23,7 +23,7 @@ package struct ServerNetwork: Sendable {
         self.fetcher = fetcher
         // A server sets runaway scripts aside: hostile links can hit a never-ending script again and again.
         engine = ScriptEngine(fetcher: fetcher, runaways: RunawayPolicy(), maximumSubrequests: maximumScriptRequests)
-        redirectFollower = fetcher.map { RedirectFollower(fetcher: $0) }
+        redirectFollower = fetcher.map { ($0 as? FetchingStack)?.follower ?? RedirectFollower(wrapping: $0) }
     }
 
     /// A resolver over `rules` with this network and `stages` (the first generation's; later ones are made from it).

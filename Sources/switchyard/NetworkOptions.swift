@@ -165,8 +165,8 @@ struct NetworkOptions: ParsableArguments {
     }
 }
 
-/// `--connect-to` and `--trust-ca`, shared by the network options and `serve`: where connections go and which extra
-/// certificate authority is trusted.
+/// `--connect-to`, `--trust-ca`, `--connect-timeout` and `--read-timeout`, shared by the network options and `serve`:
+/// where connections go, which extra certificate authority is trusted, and how long a host may take.
 struct ConnectionOptions: ParsableArguments {
     @Option(
         name: .customLong("connect-to"),
@@ -187,7 +187,27 @@ struct ConnectionOptions: ParsableArguments {
     )
     var trustCA: String?
 
+    @Option(
+        name: .customLong("connect-timeout"),
+        help: ArgumentHelp(
+            "Seconds a connection to a host (TCP and TLS) may take before it fails with E_CONNECT_TIMEOUT and the host is taken for down (0.05 to 60).",
+            valueName: "seconds"
+        )
+    )
+    var connectTimeout = NetworkPolicy().connectTimeout.timeInterval
+
+    @Option(
+        name: .customLong("read-timeout"),
+        help: ArgumentHelp(
+            "Seconds a host may stay silent once asked, before the request fails with E_TIMEOUT (0.05 to 600; the resolution's own limit still ends it sooner).",
+            valueName: "seconds"
+        )
+    )
+    var readTimeout = NetworkPolicy().readTimeout.timeInterval
+
     func validate() throws {
+        try OptionRange.check(seconds: connectTimeout, in: 0.05...60, option: "--connect-timeout")
+        try OptionRange.check(seconds: readTimeout, in: 0.05...600, option: "--read-timeout")
         for value in connectTo where ConnectionOverride(parsing: value) == nil {
             throw ValidationError(
                 "--connect-to takes HOST:PORT:ADDRESS:PORT (IPv6 in brackets, ports 1 to 65535), not '\(value)'"
@@ -198,9 +218,13 @@ struct ConnectionOptions: ParsableArguments {
     /// The overrides, in the order given.
     var overrides: [ConnectionOverride] { connectTo.compactMap(ConnectionOverride.init(parsing:)) }
 
-    /// The standard policy with these overrides.
+    /// The standard policy with these overrides and time limits.
     func policy(allowPrivateAddresses: Bool) -> NetworkPolicy {
-        var policy = NetworkPolicy(allowPrivateAddresses: allowPrivateAddresses)
+        var policy = NetworkPolicy(
+            allowPrivateAddresses: allowPrivateAddresses,
+            connectTimeout: .milliseconds(Int((connectTimeout * 1000).rounded())),
+            readTimeout: .milliseconds(Int((readTimeout * 1000).rounded()))
+        )
         policy.connectTo = overrides
         return policy
     }

@@ -78,7 +78,9 @@ import WebLinks
             resolver: .table(["internal.example": [.v4(10, 0, 0, 5)]])
         )
         let error = await fetchError { () async throws(FetchError) in
-            try await LiveFetcher(policy: policy).fetch(FetchRequest(url: Link(test: server.url("/start"))))
+            // The redirect layer sends each hop through the live fetcher again, which checks it.
+            try await RedirectFollower(wrapping: LiveFetcher(policy: policy))
+                .fetch(FetchRequest(url: Link(test: server.url("/start"))))
         }
         await server.stop()
         #expect(error?.code == .blockedAddress, "\(error?.message ?? "followed")")

@@ -123,12 +123,14 @@ struct BadInputsNetworkTests {
             let hop = Int(request.path.dropFirst()) ?? 0
             return hop < length ? .redirect(to: "/\(hop + 1)") : .text("end")
         }
-        let policy = NetworkPolicy(allowPrivateAddresses: true, maxRedirects: limit)
+        let policy = NetworkPolicy(allowPrivateAddresses: true)
+        // The one redirect layer, over the stack as the resolver and the server build it, and hop by hop.
+        let stack = FetchingStack(upstream: LiveFetcher(policy: policy), cache: nil, limits: nil, maxRedirects: limit)
         let error = await fetchError { () async throws(FetchError) in
-            try await LiveFetcher(policy: policy).fetch(FetchRequest(url: Link(test: server.url("/0"))))
+            try await stack.fetch(FetchRequest(url: Link(test: server.url("/0"))))
         }
         let followerError = await fetchError { () async throws(FetchError) in
-            try await RedirectFollower(fetcher: LiveFetcher(policy: policy), maxHops: limit).follow(
+            try await RedirectFollower(wrapping: LiveFetcher(policy: policy), maxHops: limit).follow(
                 Link(test: server.url("/0")),
                 deadline: .now + .seconds(30)
             )
@@ -145,7 +147,8 @@ struct BadInputsNetworkTests {
         for location in locations {
             let server = try await Server.start { _ in .redirect(to: location) }
             let error = await fetchError { () async throws(FetchError) in
-                try await LiveFetcher(policy: testPolicy()).fetch(FetchRequest(url: Link(test: server.url("/"))))
+                try await RedirectFollower(wrapping: LiveFetcher(policy: testPolicy()))
+                    .fetch(FetchRequest(url: Link(test: server.url("/"))))
             }
             await server.stop()
             #expect(error?.code == bad.code, "\(location): \(error?.message ?? "followed")")
@@ -154,10 +157,9 @@ struct BadInputsNetworkTests {
 
     private func resolvesThenValidates(_ bad: NetworkBadInput) async throws {
         let base = try #require(bad.field("url") as? String)
-        let policy = NetworkPolicy()
         var resolved: [String] = []
         for location in bad.list("Location") {
-            resolved.append(try policy.resolve(location: location, from: Link(test: base)).text)
+            resolved.append(try RedirectFollower.location(location, from: Link(test: base)).text)
         }
         #expect(resolved == ["https://a.example/x", "https://evil.example/x", "https://a.example/y"])
         // Validated as a new hop: the scheme-relative one now names another host, which is what gets checked.
@@ -174,7 +176,7 @@ struct BadInputsNetworkTests {
                 ? .redirect(to: "//localhost:\(request.header("Host")?.split(separator: ":").last ?? "")/x")
                 : .text(request.path)
         }
-        let response = try await LiveFetcher(policy: testPolicy()).fetch(
+        let response = try await RedirectFollower(wrapping: LiveFetcher(policy: testPolicy())).fetch(
             FetchRequest(url: Link(test: server.url("/p")))
         )
         await server.stop()
@@ -215,7 +217,7 @@ struct BadInputsNetworkTests {
             if request.method == "HEAD" { return Response(status: status) }
             return request.path == "/s" ? .redirect(to: "/final", status: 301) : .text("final")
         }
-        let resolution = try await RedirectFollower(fetcher: LiveFetcher(policy: testPolicy())).follow(
+        let resolution = try await RedirectFollower(wrapping: LiveFetcher(policy: testPolicy())).follow(
             Link(test: server.url("/s")),
             deadline: .now + .seconds(30)
         )
@@ -229,10 +231,10 @@ struct BadInputsNetworkTests {
     private func refusesBadLocations(_ bad: NetworkBadInput) throws {
         for location in bad.list("Location") {
             #expect(throws: FetchError.self) {
-                try NetworkPolicy().resolve(location: location, from: Link(test: "http://a.example/p")).text
+                try RedirectFollower.location(location, from: Link(test: "http://a.example/p")).text
             }
             do {
-                _ = try NetworkPolicy().resolve(location: location, from: Link(test: "http://a.example/p")).text
+                _ = try RedirectFollower.location(location, from: Link(test: "http://a.example/p")).text
             } catch {
                 #expect(error.code == bad.code)
             }

@@ -70,7 +70,7 @@ import Testing
         #expect(stale.headers[.age] == "120")
         // Beyond the allowance the failure itself comes through.
         if failure == .down {
-            #expect(error?.code == .transport)
+            #expect(error?.code == .connectionRefused)
         } else {
             #expect(error == nil)
             #expect(tooOld?.status == (failure == .status503 ? 503 : 500))

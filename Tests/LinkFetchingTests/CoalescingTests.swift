@@ -125,7 +125,7 @@ import WebLinks
         let scope = ResolutionScope(wrapping: LiveFetcher(policy: testPolicy()), clock: time.clock)
         let first = await fetchError { () async throws(FetchError) in try await scope.fetch(url) }
         let second = await fetchError { () async throws(FetchError) in try await scope.fetch(url) }
-        #expect(first?.code == .transport)
+        #expect(first?.code == .connectionRefused)
         #expect(second == first)
     }
 
@@ -161,55 +161,5 @@ import WebLinks
         #expect(total("switchyard_fetch_cache_total", [("status", "miss")]) == 1)
         #expect(total("switchyard_fetch_cache_total", [("status", "hit")]) == 2)
         #expect(try metrics.expectGauge("switchyard_fetch_in_flight", host).lastValue == 0)
-    }
-}
-
-/// A failure that says something about the destination is remembered for a while; one that says nothing beyond the
-/// moment is not.
-@Suite struct FailureMemoryTests {
-    /// A fetcher that fails every request with `code`, counting them.
-    final class Failing: LinkFetching {
-        let code: FetchError.Code
-        let count = Mutex(0)
-
-        init(_ code: FetchError.Code) {
-            self.code = code
-        }
-
-        func fetch(_ request: FetchRequest) async throws(FetchError) -> FetchResponse {
-            count.withLock { $0 += 1 }
-            throw FetchError(code, url: request.url.text, message: "failed")
-        }
-    }
-
-    @Test(arguments: [
-        (FetchError.Code.unresolvableHost, true), (.transport, true), (.blockedAddress, true), (.timeout, false),
-        (.backedOff, false), (.offline, false),
-    ])
-    func remembersOnlyFailuresAboutTheDestination(code: FetchError.Code, remembered: Bool) async throws {
-        let failing = Failing(code)
-        let memory = FailureMemory(wrapping: failing, timeToLive: .seconds(30))
-        let request = FetchRequest(url: try Link(test: "https://gone.example/x"))
-        var errors: [FetchError] = []
-        for _ in 0..<3 {
-            do throws(FetchError) {
-                _ = try await memory.fetch(request)
-            } catch {
-                errors.append(error)
-            }
-        }
-        #expect(errors.count == 3 && errors.allSatisfy { $0.code == code })
-        #expect(failing.count.withLock { $0 } == (remembered ? 1 : 3))
-        #expect((errors.last?.freshness != nil) == remembered)
-        if remembered { #expect(errors[0].freshness == .seconds(30)) }
-    }
-
-    @Test func anotherRequestIsAskedAgain() async throws {
-        let failing = Failing(.unresolvableHost)
-        let memory = FailureMemory(wrapping: failing)
-        _ = try? await memory.fetch(FetchRequest(url: try Link(test: "https://gone.example/x")))
-        _ = try? await memory.fetch(FetchRequest(url: try Link(test: "https://gone.example/y")))
-        _ = try? await memory.fetch(FetchRequest(url: try Link(test: "https://gone.example/x"), method: .head))
-        #expect(failing.count.withLock { $0 } == 3)
     }
 }

@@ -75,7 +75,11 @@ import WebLinks
         let error = await fetchError { () async throws(FetchError) in
             try await LiveFetcher(policy: policy).fetch(FetchRequest(url: url))
         }
-        #expect(error?.code == .transport)
+        #expect(error?.code == .tlsFailure)
+        #expect(
+            error?.message
+                == "The TLS handshake with the host of 'https://example.com/' failed: its certificate is not trusted."
+        )
     }
 
     @Test func aPEMWithoutACertificateIsRefused() {

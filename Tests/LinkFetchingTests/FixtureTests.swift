@@ -17,6 +17,7 @@ import WebLinks
             default: .text("page ✓", headers: [.init("X-Trace", "1")])
             }
         }
+        // Recorded under the redirect layer, as a stack records: each hop is a fixture of its own.
         let recorder = RecordingFetcher(wrapping: LiveFetcher(policy: testPolicy()), directory: directory)
         let requests = [
             FetchRequest(url: Link(test: server.url("/short"))),
@@ -24,12 +25,12 @@ import WebLinks
             FetchRequest(url: Link(test: server.url("/binary"))),
         ]
         var recorded: [FetchResponse] = []
-        for request in requests { recorded.append(try await recorder.fetch(request)) }
+        for request in requests { recorded.append(try await RedirectFollower(wrapping: recorder).fetch(request)) }
         await server.stop()
 
         let replayer = ReplayingFetcher(directory: directory)
         var replayed: [FetchResponse] = []
-        for request in requests { replayed.append(try await replayer.fetch(request)) }
+        for request in requests { replayed.append(try await RedirectFollower(wrapping: replayer).fetch(request)) }
         #expect(replayed == recorded)
         #expect(replayed[0].redirects.map(\.text) == [server.url("/short")])
         #expect(replayed[1].status == 301)
@@ -39,9 +40,11 @@ import WebLinks
         let live = await fetchError { () async throws(FetchError) in
             try await LiveFetcher(policy: testPolicy()).fetch(requests[0])
         }
-        #expect(live?.code == .transport)
+        // Refused, or (when a kept connection of the recording is reused) closed before it answered.
+        #expect(live?.code == .connectionRefused || live?.code == .transport, "\(live?.message ?? "answered")")
         let files = try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted()
-        #expect(files.count == 3)
+        // Each hop is a fixture: GET /short and GET /page (the followed request), HEAD /short, GET /binary.
+        #expect(files.count == 4)
         let getFixture = try #require(files.first { $0.hasPrefix("GET-127.0.0.1-") })
         let text = try String(contentsOf: directory.appendingPathComponent(getFixture), encoding: .utf8)
         #expect(text.contains("\"url\""), "fixtures are readable JSON")

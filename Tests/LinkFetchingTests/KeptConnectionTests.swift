@@ -46,7 +46,7 @@ import WebLinks
     @Test func idleClientsBeyondTheCapacityAreShutDown() async {
         let clients = HopClients(capacity: 2, idleTime: .seconds(60))
         func key(_ host: String) -> HopClients.Key {
-            HopClients.Key(host: host, address: "127.0.0.1", port: 80, limit: 1024, trustRoots: [])
+            HopClients.Key(host: host, address: "127.0.0.1", port: 80, limit: 1024, timeouts: [], trustRoots: [])
         }
         let first = clients.acquire(key("a.example")) { HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup) }
         let again = clients.acquire(key("a.example")) { HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup) }

@@ -10,6 +10,8 @@ typealias Response = LoopbackHTTPServer.Response
 
 @Suite struct LiveFetcherTests {
     let fetcher = LiveFetcher(policy: testPolicy())
+    /// The one redirect layer over it, which follows redirects by sending each hop through it again.
+    var following: RedirectFollower { RedirectFollower(wrapping: fetcher) }
 
     @Test func getsBodyStatusAndHeaders() async throws {
         let server = try await Server.start { request in
@@ -33,7 +35,7 @@ typealias Response = LoopbackHTTPServer.Response
         #expect(server.requests.map(\.method) == ["HEAD"])
     }
 
-    @Test func followsRedirectChainsAndRelativeLocations() async throws {
+    @Test func theRedirectLayerFollowsChainsAndRelativeLocations() async throws {
         let server = try await Server.start { request in
             switch request.path {
             case "/a": .redirect(to: "/b", status: 301)
@@ -42,11 +44,15 @@ typealias Response = LoopbackHTTPServer.Response
             default: .text("end of \(request.uri)")
             }
         }
-        let response = try await fetcher.fetch(FetchRequest(url: Link(test: server.url("/a"))))
-        let unfollowed = try await fetcher.fetch(
+        let response = try await following.fetch(FetchRequest(url: Link(test: server.url("/a"))))
+        let unfollowed = try await following.fetch(
             FetchRequest(url: Link(test: server.url("/a")), followRedirects: false)
         )
+        // The live fetcher itself makes exactly one exchange, whatever the request says.
+        let single = try await fetcher.fetch(FetchRequest(url: Link(test: server.url("/a"))))
         await server.stop()
+        #expect(single.status == 301)
+        #expect(single.redirects.isEmpty)
         #expect(response.text == "end of /d?x=1")
         #expect(response.url.text == server.url("/d?x=1"))
         #expect(response.redirects.map(\.text) == [server.url("/a"), server.url("/b"), server.url("/c")])
@@ -60,7 +66,7 @@ typealias Response = LoopbackHTTPServer.Response
             return .redirect(to: "/\(hop + 1)")
         }
         let error = await fetchError { () async throws(FetchError) in
-            try await fetcher.fetch(FetchRequest(url: Link(test: server.url("/0"))))
+            try await following.fetch(FetchRequest(url: Link(test: server.url("/0"))))
         }
         await server.stop()
         #expect(error?.code == .tooManyRedirects)
@@ -73,7 +79,7 @@ typealias Response = LoopbackHTTPServer.Response
     func refusesHostileRedirectTargets(_ location: String) async throws {
         let server = try await Server.start { _ in .redirect(to: location) }
         let error = await fetchError { () async throws(FetchError) in
-            try await fetcher.fetch(FetchRequest(url: Link(test: server.url("/start"))))
+            try await following.fetch(FetchRequest(url: Link(test: server.url("/start"))))
         }
         await server.stop()
         // A location the link parser refuses (a user name before the host) is a bad location; another scheme is

@@ -67,7 +67,7 @@ import WebLinks
         ("http://a.example/ü", "http://a.example/%C3%BC"),
     ])
     func resolvesRelativeLocations(_ location: String, _ expected: String) throws {
-        #expect(try policy.resolve(location: location, from: Link(test: "https://a.example/p")).text == expected)
+        #expect(try RedirectFollower.location(location, from: Link(test: "https://a.example/p")).text == expected)
     }
 
     @Test(arguments: [
@@ -81,7 +81,7 @@ import WebLinks
     ])
     func refusesHostileLocations(_ location: String, _ code: FetchError.Code) {
         do {
-            let resolved = try policy.resolve(location: location, from: Link(test: "http://a.example/p")).text
+            let resolved = try RedirectFollower.location(location, from: Link(test: "http://a.example/p")).text
             Issue.record("accepted \(location.debugDescription) as \(resolved)")
         } catch {
             #expect(error.code == code, "\(location.debugDescription): \(error.message)")

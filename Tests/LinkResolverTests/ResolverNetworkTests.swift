@@ -151,7 +151,7 @@ import Testing
     }
 
     /// A hop that fails keeps the chain so far: the last good link is resolved and the failure is a refused step.
-    @Test(arguments: [("/broken/elsewhere", "E_TRANSPORT"), ("/broken/location", "E_BAD_LOCATION")])
+    @Test(arguments: [("/broken/elsewhere", "E_CONNECTION_REFUSED"), ("/broken/location", "E_BAD_LOCATION")])
     func aFailedHopKeepsTheChainSoFar(path: String, code: String) async throws {
         let server = try await LoopbackHTTPServer.redirecting([
             "/broken/location": ("/final/kept", 301), "/final/kept": ("http://exa mple.com/", 302),

@@ -87,7 +87,7 @@ import Testing
         #"function process(url, done) { var m = RegExp('apple').exec(url); if (m != null || url) { done('a'); } else { done(url); } }"#,
         #"function process(url, done) { var m = RegExp('apple').exec(url); if (m) { var RegExp = 1; done('a'); } else { done(url); } }"#,
         #"function process(url, done) { var m = RegExp('apple').exec(url); if (m) { function encodeURIComponent() { return 'x'; } } else { done(encodeURIComponent(url)); } }"#,
-        #"function process(url, done) { var m = RegExp('apple').exec(url); if (m) { this['RegExp'] = null; } else { done(url); } }"#,
+        #"function process(url, done) { var m = RegExp('apple').exec(url); if (m) { done(this['RegExp'].name); } else { done(url); } }"#,
         #"function process(url, done) { var m = RegExp('apple').exec(url); if (m) { done('a'); } else { done(url); done('b'); } }"#,
     ])
     func otherSourcesRunInJavaScriptCore(source: String) async throws {

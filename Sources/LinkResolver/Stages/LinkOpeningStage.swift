@@ -22,7 +22,7 @@ public struct OpeningContext: Sendable {
     /// The request being resolved.
     public let request: ResolveRequest
     /// The resolution's network: each distinct request of the resolution made once, through the resolver's fetching
-    /// stack (its HTTP cache, failure memory and per-host limits) and its network policy; nil when the resolver is
+    /// stack (its HTTP cache, per-host limits and host state) and its network policy; nil when the resolver is
     /// offline.
     public let fetcher: (any LinkFetching)?
     /// When the resolution must be done.

@@ -1,0 +1,126 @@
+import Foundation
+
+/// When a host is taken for down, and how it is tried again: the circuit a ``PoliteFetcher`` keeps per host.
+///
+/// A failure that says something about the host itself counts against it: one that says the host cannot be reached
+/// at all (``unreachableFailures`` in a row: no DNS answer, a refused connection, a failed TLS handshake, no connection
+/// within the connect time limit), or one that only suggests trouble (``troubleFailures`` in a row: a time-out after
+/// waiting at least ``minimumWait`` for an answer, a `500`, `502`, `503` or `504`, a connection closed before the
+/// answer). Any other answer resets the count. Once the count is reached the host is *down*: requests to it fail at
+/// once with ``FetchError/Code/hostDown`` for ``firstDownTime``; then one request at a time is sent as a probe (the
+/// others still fail at once) and its answer decides: up again, or down for twice as long as before, up to
+/// ``maxDownTime``.
+///
+/// The defaults follow what service meshes use for outlier detection (Envoy ejects a host after 5 consecutive
+/// gateway errors, for a base time doubled on each ejection), with unreachable hosts taken for down at their first
+/// failure: a name without an address or a port nobody listens on does not change between one request and the next.
+public struct HostHealthLimits: Sendable, Hashable {
+    /// Unreachable failures in a row that take a host for down. Default 1.
+    public var unreachableFailures: Int
+    /// Troubled answers in a row that take a host for down. Default 5.
+    public var troubleFailures: Int
+    /// How long a request must have waited for a host before its time-out counts against the host (a caller with
+    /// little time left says nothing about the host). Default 500 ms.
+    public var minimumWait: Duration
+    /// How long a host is down before its first probe. Default 1 second.
+    public var firstDownTime: Duration
+    /// The longest a host stays down between probes. Default 1 minute.
+    public var maxDownTime: Duration
+
+    /// Creates limits; every argument defaults to the documented value.
+    public init(
+        unreachableFailures: Int = 1,
+        troubleFailures: Int = 5,
+        minimumWait: Duration = .milliseconds(500),
+        firstDownTime: Duration = .seconds(1),
+        maxDownTime: Duration = .seconds(60)
+    ) {
+        self.unreachableFailures = max(1, unreachableFailures)
+        self.troubleFailures = max(1, troubleFailures)
+        self.minimumWait = max(.zero, minimumWait)
+        self.firstDownTime = max(.milliseconds(1), firstDownTime)
+        self.maxDownTime = max(self.firstDownTime, maxDownTime)
+    }
+
+    /// How long a host is down after its `openings`-th opening in a row (1 for the first).
+    func downTime(opening openings: Int) -> Duration {
+        let doublings = min(max(0, openings - 1), 30)
+        let seconds = firstDownTime.timeInterval * Double(1 << doublings)
+        return min(.clamped(seconds: seconds), maxDownTime)
+    }
+}
+
+/// What one request to a host said about the host, as a ``HostHealth`` counts it.
+enum HostVerdict: Equatable {
+    /// An answer that says the host works (any status but a server failure).
+    case fine
+    /// The host could not be reached at all.
+    case unreachable(String)
+    /// The host answered badly or too slowly.
+    case trouble(String)
+    /// Nothing about the host (a refusal by the policy, a cancelled caller, a body too large).
+    case neutral
+
+    /// What `response` says about its host.
+    static func of(_ response: FetchResponse) -> HostVerdict {
+        [500, 502, 503, 504].contains(response.status) ? .trouble("it answered \(response.status)") : .fine
+    }
+
+    /// What `error` says about the host of a request that waited `waited` for it, under `limits`.
+    static func of(_ error: FetchError, waited: Duration, limits: HostHealthLimits) -> HostVerdict {
+        switch error.code {
+        case .unresolvableHost: .unreachable("its name does not resolve")
+        case .connectionRefused: .unreachable("it refuses connections")
+        case .connectTimeout: .unreachable("no connection to it could be made in time")
+        case .tlsFailure: .unreachable("its TLS handshake fails")
+        case .timeout: waited >= limits.minimumWait ? .trouble("it did not answer in time") : .neutral
+        case .transport: .trouble("its connection failed")
+        case .invalidURL, .forbiddenScheme, .forbiddenPort, .blockedAddress, .hostDown, .tooManyRedirects,
+            .redirectLoop, .badLocation, .responseTooLarge, .offline, .notRecorded, .storage, .httpStatus,
+            .invalidContent, .backedOff:
+            .neutral
+        }
+    }
+}
+
+/// One host's circuit: failures in a row, whether it is down and since when it may be probed, and whether a probe
+/// is out. A value inside ``HostTable``'s lock.
+struct HostHealth {
+    /// Failures in a row that count against the host.
+    var failures = 0
+    /// Times in a row the host was taken for down (its down time doubles with each).
+    var openings = 0
+    /// Why the host is down; nil while it is up.
+    var downReason: String?
+    /// Whether a probe request is out.
+    var probing = false
+
+    /// Whether the host is taken for down.
+    var isDown: Bool { downReason != nil }
+
+    /// Whether nothing is kept for the host (it may be forgotten).
+    var isBlank: Bool { failures == 0 && !isDown && !probing }
+
+    /// Counts `verdict`; returns how long the host is now down for when it was just taken for down (or a probe
+    /// failed), nil otherwise.
+    mutating func record(_ verdict: HostVerdict, probe: Bool, limits: HostHealthLimits) -> Duration? {
+        if probe { probing = false }
+        switch verdict {
+        case .neutral:
+            return nil
+        case .fine:
+            self = HostHealth()
+            return nil
+        case .unreachable(let reason), .trouble(let reason):
+            failures += 1
+            let threshold =
+                if case .unreachable = verdict { limits.unreachableFailures } else { limits.troubleFailures }
+            // A failure of a request sent before the host went down changes nothing; a failed probe, or the count
+            // reached, takes it down (again, for longer).
+            guard probe || (!isDown && failures >= threshold) else { return nil }
+            openings += 1
+            downReason = reason
+            return limits.downTime(opening: openings)
+        }
+    }
+}

@@ -1,0 +1,200 @@
+import Foundation
+import LinkFetching
+import MetricsTestKit
+import SwitchyardTestSupport
+import Synchronization
+import Testing
+import WebLinks
+
+/// A host's state kept per host (the circuit of `PoliteFetcher`): which failures take a host for down, that requests
+/// to a down host fail at once whatever their URL, one probe at a time with growing intervals, and the metrics.
+@Suite struct HostHealthTests {
+    let time = TestTime()
+
+    /// An upstream whose answer is decided per call (a status, or an error code), counting the calls per path.
+    final class Scripted: LinkFetching {
+        enum Answer: Sendable {
+            case status(Int)
+            case failure(FetchError.Code)
+            /// Waits on the test clock for the seconds given, then fails with the code.
+            case slowFailure(FetchError.Code, seconds: Int)
+            /// Waits at the gate, then answers with the status.
+            case held(Gate, status: Int)
+        }
+
+        let time: TestTime
+        let answer: Mutex<Answer>
+        let calls = Mutex<[String]>([])
+
+        init(_ answer: Answer, time: TestTime) {
+            self.answer = Mutex(answer)
+            self.time = time
+        }
+
+        var count: Int { calls.withLock { $0.count } }
+
+        func set(_ next: Answer) { answer.withLock { $0 = next } }
+
+        func fetch(_ request: FetchRequest) async throws(FetchError) -> FetchResponse {
+            calls.withLock {
+                $0.append(String(request.url.text.split(separator: "/", maxSplits: 2).last.map { "/" + $0 } ?? "/"))
+            }
+            switch answer.withLock({ $0 }) {
+            case .status(let status):
+                return FetchResponse(url: request.url, status: status)
+            case .failure(let code):
+                throw FetchError(code, url: request.url.text, message: "failed")
+            case .slowFailure(let code, let seconds):
+                time.advance(seconds)
+                throw FetchError(code, url: request.url.text, message: "failed slowly")
+            case .held(let gate, let status):
+                await gate.pass()
+                gate.leave()
+                return FetchResponse(url: request.url, status: status)
+            }
+        }
+    }
+
+    func polite(_ upstream: Scripted, metrics: TestMetrics = TestMetrics()) -> PoliteFetcher {
+        PoliteFetcher(
+            wrapping: upstream,
+            limits: HostLimits(requestsPerSecond: 10_000, burst: 10_000),
+            clock: time.clock,
+            metrics: FetchMetrics(factory: metrics)
+        )
+    }
+
+    func get(_ fetcher: PoliteFetcher, _ path: String, host: String = "api.example") async -> FetchError? {
+        await fetchError { () async throws(FetchError) in
+            try await fetcher.fetch(FetchRequest(url: Link(test: "https://\(host)\(path)")))
+        }
+    }
+
+    @Test(arguments: [
+        (FetchError.Code.unresolvableHost, true), (.connectionRefused, true), (.connectTimeout, true),
+        (.tlsFailure, true), (.timeout, false), (.blockedAddress, false), (.responseTooLarge, false),
+        (.offline, false),
+    ])
+    func anUnreachableHostIsDownAtItsFirstFailureForEveryLinkOfIt(code: FetchError.Code, takenDown: Bool) async {
+        let upstream = Scripted(.failure(code), time: time)
+        let fetcher = polite(upstream)
+        var errors: [FetchError?] = []
+        for path in ["/a", "/b", "/c"] { errors.append(await get(fetcher, path)) }
+        #expect(errors[0]?.code == code)
+        #expect(upstream.count == (takenDown ? 1 : 3), "requests that reached the host")
+        #expect(errors[0]?.freshness == (takenDown ? .seconds(1) : nil), "the failure that took it down stands as long")
+        if takenDown {
+            #expect(errors[1]?.code == .hostDown && errors[2]?.code == .hostDown)
+            #expect(errors[2]?.freshness == .seconds(1), "the failure stands until the host may be probed")
+            #expect(
+                errors[2]?.message.contains("its host 'api.example' is down") == true,
+                "\(errors[2]?.message ?? "")"
+            )
+            // Another host is not affected.
+            #expect(await get(fetcher, "/a", host: "other.example")?.code == code)
+        } else {
+            #expect(errors.allSatisfy { $0?.code == code })
+        }
+    }
+
+    @Test func troubleTakesAHostDownAfterFiveInARowAndAnAnswerInBetweenResetsTheCount() async {
+        let upstream = Scripted(.status(500), time: time)
+        let fetcher = polite(upstream)
+        for path in ["/1", "/2", "/3", "/4"] { #expect(await get(fetcher, path) == nil, "a 500 is still an answer") }
+        upstream.set(.status(404))
+        #expect(await get(fetcher, "/fine") == nil)
+        upstream.set(.status(503))
+        for path in ["/5", "/6", "/7", "/8"] { #expect(await get(fetcher, path) == nil) }
+        #expect(upstream.count == 9, "the 404 reset the count: four more were sent")
+        #expect(await get(fetcher, "/9") == nil, "the fifth in a row is sent and answered")
+        let refused = await get(fetcher, "/10")
+        #expect(refused?.code == .hostDown)
+        #expect(refused?.message.contains("it answered 503") == true, "\(refused?.message ?? "")")
+        #expect(upstream.count == 10)
+    }
+
+    @Test func aTimeOutCountsOnlyWhenTheHostHadTimeToAnswer() async {
+        let upstream = Scripted(.failure(.timeout), time: time)
+        let fetcher = polite(upstream)
+        // Time-outs of callers with no time left say nothing about the host.
+        for index in 0..<6 { #expect(await get(fetcher, "/quick\(index)")?.code == .timeout) }
+        #expect(upstream.count == 6)
+        upstream.set(.slowFailure(.timeout, seconds: 1))
+        for index in 0..<5 { #expect(await get(fetcher, "/slow\(index)")?.code == .timeout) }
+        #expect(await get(fetcher, "/next")?.code == .hostDown)
+        #expect(upstream.count == 11)
+    }
+
+    @Test func aDownHostIsProbedAgainAfterGrowingIntervals() async throws {
+        let upstream = Scripted(.failure(.connectionRefused), time: time)
+        let metrics = TestMetrics()
+        let fetcher = polite(upstream, metrics: metrics)
+        #expect(await get(fetcher, "/a")?.code == .connectionRefused)
+        #expect(await get(fetcher, "/b")?.freshness == .seconds(1))
+        time.advance(1)
+        // The first probe fails: down for twice as long.
+        #expect(await get(fetcher, "/probe1")?.code == .connectionRefused)
+        #expect(await get(fetcher, "/c")?.freshness == .seconds(2))
+        time.advance(1)
+        #expect(await get(fetcher, "/d")?.code == .hostDown)
+        time.advance(1)
+        #expect(await get(fetcher, "/probe2")?.code == .connectionRefused)
+        #expect(await get(fetcher, "/e")?.freshness == .seconds(4))
+        #expect(upstream.calls.withLock { $0 } == ["/a", "/probe1", "/probe2"])
+        #expect(try metrics.expectGauge("switchyard_fetch_host_down", [("host", "api.example")]).lastValue == 1)
+        #expect(
+            try metrics.expectCounter("switchyard_fetch_host_downs_total", [("host", "api.example")]).totalValue == 3
+        )
+        #expect(try metrics.expectCounter("switchyard_fetch_probes_total", [("host", "api.example")]).totalValue == 2)
+        #expect(
+            try metrics.expectCounter("switchyard_fetch_down_refused_total", [("host", "api.example")]).totalValue == 4
+        )
+    }
+
+    @Test func oneProbeAtATimeAndEveryOtherRequestFailsAtOnce() async throws {
+        let upstream = Scripted(.failure(.connectionRefused), time: time)
+        let fetcher = polite(upstream)
+        _ = await get(fetcher, "/a")
+        time.advance(1)
+        let gate = Gate()
+        upstream.set(.held(gate, status: 200))
+        let probe = Task { await get(fetcher, "/probe") }
+        while gate.arrived < 1 { try await Task.sleep(for: .milliseconds(1)) }
+        let during = await get(fetcher, "/during")
+        #expect(during?.code == .hostDown)
+        #expect(during?.message.contains("it is being tried again") == true, "\(during?.message ?? "")")
+        #expect(during?.freshness == nil, "nothing may be kept while the probe is out")
+        gate.open()
+        #expect(await probe.value == nil, "the probe got an answer: the host is up")
+        #expect(await get(fetcher, "/after") == nil)
+        #expect(upstream.calls.withLock { $0 } == ["/a", "/probe", "/after"])
+    }
+
+    @Test func theHostStateMetricFollowsItDownAndUp() async throws {
+        let upstream = Scripted(.failure(.unresolvableHost), time: time)
+        let metrics = TestMetrics()
+        let fetcher = polite(upstream, metrics: metrics)
+        _ = await get(fetcher, "/a")
+        let gauge = try metrics.expectGauge("switchyard_fetch_host_down", [("host", "api.example")])
+        #expect(gauge.lastValue == 1)
+        time.advance(1)
+        upstream.set(.status(200))
+        #expect(await get(fetcher, "/probe") == nil)
+        #expect(gauge.lastValue == 0)
+        #expect(await get(fetcher, "/b") == nil)
+        #expect(upstream.count == 3)
+    }
+
+    @Test func aProbeThatIsNeverSentLetsTheNextRequestProbe() async {
+        let upstream = Scripted(.failure(.connectionRefused), time: time)
+        let fetcher = polite(upstream)
+        _ = await get(fetcher, "/a")
+        time.advance(1)
+        // A probe cancelled before it is sent says nothing about the host.
+        let cancelled = Task { await get(fetcher, "/cancelled") }
+        cancelled.cancel()
+        _ = await cancelled.value
+        upstream.set(.status(200))
+        #expect(await get(fetcher, "/next") == nil)
+    }
+}
