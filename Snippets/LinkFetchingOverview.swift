@@ -55,8 +55,10 @@ do {
 // snippet.end
 
 // snippet.download
-// Download once, then serve the copy on disk until it is a day old.
-let downloader = CachedDownloader(fetcher: ShortLinks(), directory: folder.appendingPathComponent("cache"))
+// Download once through the stack, whose HTTP cache answers the next load until the copy is a day old; the last
+// good copy is also kept in the folder, for the next run.
+let stack = FetchingStack(upstream: ShortLinks(), limits: nil)
+let downloader = CachedDownloader(stack: stack, directory: folder.appendingPathComponent("cache"))
 let first = try await downloader.load(url: "https://news.example.com/story/42")
 let second = try await downloader.load(url: "https://news.example.com/story/42")
 print(first.source, second.source, String(decoding: second.data, as: UTF8.self))

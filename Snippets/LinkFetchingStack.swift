@@ -14,6 +14,9 @@ final class SongLinkAPI: LinkFetching, Sendable {
 
     func fetch(_ request: FetchRequest) async throws(FetchError) -> FetchResponse {
         asked.withLock { $0 += 1 }
+        if request.url.hostName == "gone.example" {
+            throw FetchError(.connectionRefused, url: request.url.text, message: "Nobody listens there.")
+        }
         if failing.withLock({ $0 }) {
             throw FetchError(.transport, url: request.url.text, message: "The API is down.")
         }
@@ -78,4 +81,20 @@ do {
     print(error.code)
 }
 // → backedOff
+
+// A host that refuses a connection is down: its other links fail at once, without being sent, until it is probed.
+let before = api.asked.withLock { $0 }
+for path in ["/a", "/b", "/c"] {
+    let request = FetchRequest(url: try Link("https://gone.example\(path)"))
+    do {
+        _ = try await stack.fetch(request)
+    } catch {
+        print(path, error.code, seconds(error.freshness))
+    }
+}
+print(api.asked.withLock { $0 } - before)
+// → /a connectionRefused 1
+// → /b hostDown 1
+// → /c hostDown 1
+// → 1
 // snippet.end

@@ -11,17 +11,16 @@ public struct CatalogRefresher: Sendable {
     /// Downloads through the fetcher and keeps the last good copy of each type on disk.
     public let downloader: CachedDownloader
 
-    /// Creates a refresher that downloads from `baseURL` through `fetcher` and caches in `cacheDirectory`; a copy
-    /// younger than `lifetime` is used without a request, and `now` is injectable so tests can age the cache.
+    /// Creates a refresher that downloads from `baseURL` through `stack` (its HTTP cache, on its clock) and keeps the
+    /// last good copies in `cacheDirectory`; a copy younger than `lifetime` is used without a request.
     public init(
         baseURL: String,
-        fetcher: any LinkFetching,
+        stack: FetchingStack,
         cacheDirectory: URL,
-        lifetime: Duration = .seconds(24 * 60 * 60),
-        now: @escaping @Sendable () -> Date = { Date() }
+        lifetime: Duration = .seconds(24 * 60 * 60)
     ) {
         self.baseURL = baseURL.hasSuffix("/") ? String(baseURL.dropLast()) : baseURL
-        downloader = CachedDownloader(fetcher: fetcher, directory: cacheDirectory, lifetime: lifetime, now: now)
+        downloader = CachedDownloader(stack: stack, directory: cacheDirectory, lifetime: lifetime)
     }
 
     /// The catalog with every downloadable type merged over `base`, and a warning for each type that could not

@@ -7,13 +7,13 @@ import LinkFetching
 public struct CleaningCatalogStore: Sendable {
     /// Where the download cache and the saved copy live (`$XDG_CACHE_HOME/switchyard/clearurls` for the CLI).
     public let directory: URL
-    /// The network for URL sources (nil: offline; a URL is then answered from the download cache alone).
-    public let fetcher: (any LinkFetching)?
+    /// The network for URL sources (nil: offline; a URL is then answered from the copy kept in ``directory``).
+    public let stack: FetchingStack?
 
-    /// Creates a store over `directory`, downloading through `fetcher` (nil: offline).
-    public init(directory: URL, fetcher: (any LinkFetching)?) {
+    /// Creates a store over `directory`, downloading through `stack` (nil: offline).
+    public init(directory: URL, stack: FetchingStack?) {
         self.directory = directory
-        self.fetcher = fetcher
+        self.stack = stack
     }
 
     /// The saved copy of the catalog (`data.min.json`).
@@ -45,9 +45,8 @@ public struct CleaningCatalogStore: Sendable {
         guard let source else { throw Self.noCatalog }
         // Offline, a URL is answered from the cache (a copy downloaded earlier), never the network; --update always
         // asks the network.
-        let downloader = (fetcher ?? (update ? nil : OfflineFetcher())).map {
-            CachedDownloader(fetcher: $0, directory: directory)
-        }
+        let offline = update ? nil : FetchingStack(upstream: OfflineFetcher(), limits: nil)
+        let downloader = (stack ?? offline).map { CachedDownloader(stack: $0, directory: directory) }
         return try await CleaningCatalogLoader(downloader: downloader).load(source, hash: hashSource)
     }
 

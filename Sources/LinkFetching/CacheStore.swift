@@ -1,4 +1,6 @@
 import Foundation
+import HTTPTypes
+import WebLinks
 
 #if canImport(Glibc)
 import Glibc
@@ -8,26 +10,28 @@ import Musl
 import Darwin
 #endif
 
-/// The on-disk entry of one ``CachedDownloader`` URL: a metadata file pointing at a body file.
+/// The persistent store under the ``HTTPCache``: one stored response of a URL in a folder, kept across runs for
+/// ``CachedDownloader`` (manifests, catalogs), with everything RFC 9111 needs to judge it later, on the cache's clock.
 ///
-/// The body's file name carries the hash of its content and the metadata names it, so switching copies is one
+/// A metadata file points at a body file whose name carries the hash of its content, so switching copies is one
 /// atomic rename of the metadata file: a crash at any point leaves either the old pair or the new one, never a
-/// metadata file describing a half-written body. Each file is written to a temporary name, then renamed.
+/// metadata file describing a half-written body. Each file is written to a temporary name, then renamed. A copy
+/// that fails its length or hash check is treated as absent.
 struct CacheStore {
-    /// What is known about the stored copy.
-    struct Metadata: Codable, Equatable {
+    /// A stored response as written on disk.
+    struct Record: Codable, Equatable {
         var url: String
-        var etag: String?
-        var lastModified: String?
-        var fetchedAt: Date
+        var method: FetchRequest.Method
+        var status: Int
+        /// The fields, in server order, as name and value.
+        var headers: [[String]]
+        var requestTime: Date
+        var responseTime: Date
+        var dateValue: Date
+        var selecting: [String: String?]
+        var fallbackLifetime: TimeInterval?
         var bodyLength: Int
         var bodyHash: String
-    }
-
-    /// A stored copy that passed its integrity check.
-    struct Entry {
-        var metadata: Metadata
-        var body: Data
     }
 
     let directory: URL
@@ -35,7 +39,7 @@ struct CacheStore {
 
     private static var decoder: JSONDecoder {
         let decoder = JSONDecoder()
-        decoder.dateDecodingStrategy = .iso8601
+        decoder.dateDecodingStrategy = .secondsSince1970
         return decoder
     }
 
@@ -43,36 +47,61 @@ struct CacheStore {
     private var metadataFile: URL { directory.appendingPathComponent("\(key).meta.json") }
     private func bodyFile(hash: String) -> URL { directory.appendingPathComponent("\(key)-\(hash).body") }
 
-    /// The stored copy, or nil when there is none or it fails its length/hash check (treated as absent).
-    func read() -> Entry? {
+    /// The stored response, or nil when there is none, it is not this URL's, or it fails its integrity check.
+    func read() -> StoredResponse? {
         guard let data = try? Data(contentsOf: metadataFile),
-            let metadata = try? Self.decoder.decode(Metadata.self, from: data), metadata.url == url,
-            let body = try? Data(contentsOf: bodyFile(hash: metadata.bodyHash)),
-            body.count == metadata.bodyLength, StableHash.hex(body) == metadata.bodyHash
+            let record = try? Self.decoder.decode(Record.self, from: data), record.url == url,
+            let link = try? Link(url),
+            let body = try? Data(contentsOf: bodyFile(hash: record.bodyHash)),
+            body.count == record.bodyLength, StableHash.hex(body) == record.bodyHash
         else { return nil }
-        return Entry(metadata: metadata, body: body)
+        var fields = HTTPFields()
+        for pair in record.headers where pair.count == 2 {
+            guard let name = HTTPField.Name(pair[0]) else { return nil }
+            fields.append(HTTPField(name: name, value: pair[1]))
+        }
+        return StoredResponse(
+            url: url,
+            method: record.method,
+            response: FetchResponse(url: link, status: record.status, headers: fields, body: Array(body)),
+            requestTime: record.requestTime,
+            responseTime: record.responseTime,
+            dateValue: record.dateValue,
+            selecting: record.selecting,
+            control: CacheControl(fields),
+            fallbackLifetime: record.fallbackLifetime
+        )
     }
 
-    /// Stores a new copy: body first, then the metadata that points at it, then removes the previous body.
-    func write(body: Data, metadata: Metadata) throws(FetchError) {
-        let previous = (try? Data(contentsOf: metadataFile)).flatMap {
-            try? Self.decoder.decode(Metadata.self, from: $0)
+    /// Stores `entry`: body first, then the metadata that points at it, then removes the previous body.
+    func write(_ entry: StoredResponse) throws(FetchError) {
+        let previous = (try? Data(contentsOf: metadataFile)).flatMap { try? Self.decoder.decode(Record.self, from: $0) }
+        let body = Data(entry.response.body)
+        let record = Record(
+            url: url,
+            method: entry.method,
+            status: entry.response.status,
+            headers: entry.response.headers.map { [$0.name.rawName, $0.value] },
+            requestTime: entry.requestTime,
+            responseTime: entry.responseTime,
+            dateValue: entry.dateValue,
+            selecting: entry.selecting,
+            fallbackLifetime: entry.fallbackLifetime,
+            bodyLength: body.count,
+            bodyHash: StableHash.hex(body)
+        )
+        if previous?.bodyHash != record.bodyHash || read() == nil {
+            try atomicWrite(body, to: bodyFile(hash: record.bodyHash))
         }
-        try atomicWrite(body, to: bodyFile(hash: metadata.bodyHash))
-        try writeMetadata(metadata)
-        if let previous, previous.bodyHash != metadata.bodyHash {
-            try? FileManager.default.removeItem(at: bodyFile(hash: previous.bodyHash))
-        }
-    }
-
-    /// Replaces the metadata (for example a refreshed date after 304).
-    func writeMetadata(_ metadata: Metadata) throws(FetchError) {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-        encoder.dateEncodingStrategy = .iso8601
+        encoder.dateEncodingStrategy = .secondsSince1970
         let data: Data
-        do { data = try encoder.encode(metadata) } catch { throw failure("encode the metadata", error) }
+        do { data = try encoder.encode(record) } catch { throw failure("encode the metadata of the stored copy") }
         try atomicWrite(data, to: metadataFile)
+        if let previous, previous.bodyHash != record.bodyHash {
+            try? FileManager.default.removeItem(at: bodyFile(hash: previous.bodyHash))
+        }
     }
 
     private func atomicWrite(_ data: Data, to file: URL) throws(FetchError) {
@@ -82,7 +111,7 @@ struct CacheStore {
             try data.write(to: temporary)
         } catch {
             try? FileManager.default.removeItem(at: temporary)
-            throw failure("write '\(temporary.path)'", error)
+            throw failure("write '\(temporary.path)' (no permission, no room, or a file where the folder should be)")
         }
         guard rename(temporary.path, file.path) == 0 else {
             let reason = String(cString: strerror(errno))
@@ -90,16 +119,12 @@ struct CacheStore {
             throw FetchError(
                 .storage,
                 url: url,
-                message: "Caching '\(url)' failed: cannot rename into '\(file.path)' (\(reason))."
+                message: "Keeping '\(url)' failed: cannot rename into '\(file.path)' (\(reason))."
             )
         }
     }
 
-    private func failure(_ action: String, _ error: any Error) -> FetchError {
-        FetchError(
-            .storage,
-            url: url,
-            message: "Caching '\(url)' failed: cannot \(action) (\(error.localizedDescription))."
-        )
+    private func failure(_ action: String) -> FetchError {
+        FetchError(.storage, url: url, message: "Keeping '\(url)' failed: cannot \(action).")
     }
 }

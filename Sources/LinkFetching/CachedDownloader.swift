@@ -2,33 +2,32 @@ import Foundation
 import HTTPTypes
 import WebLinks
 
-/// Downloads a file through a ``LinkFetching`` and keeps the last good copy on disk, as the Opener app keeps
-/// its downloaded manifest: used for `--manifest https://…` and the app chooser's catalog refresh.
+/// Downloads a file through a ``FetchingStack`` and keeps the last good copy, as the Opener app keeps its downloaded
+/// manifest: used for `--manifest https://…`, the server's manifest URL, cleaning catalogs and the app chooser's
+/// catalog refresh.
 ///
-/// A fresh copy (younger than `lifetime`) is returned without a request. A stale one is revalidated with a
-/// conditional GET (`If-None-Match`, `If-Modified-Since`); 304 refreshes its date. A download that fails, or
-/// whose body the caller's `validate` rejects (corrupt, truncated), never replaces the good copy: the stale copy
-/// is returned with a warning. Only when there is no copy at all does the error reach the caller.
+/// There is one cache: the stack's ``HTTPCache``, with its RFC 9111 rules and its clock. The downloader only adds a
+/// persistent store under it, a folder where the last good copy stays across runs (``CacheStore``), and a check of
+/// what it downloads:
+/// - A copy younger than ``lifetime`` is used without a request (the request says `Cache-Control: max-age=` the
+///   lifetime, and the lifetime is the freshness when the server says nothing), unless the server said less.
+/// - A stale copy is revalidated with a conditional GET (`If-None-Match`, `If-Modified-Since`); a 304 refreshes it.
+/// - A download that fails, answers with an error status, or whose body `validate` rejects (corrupt, truncated) never
+///   replaces the good copy: that copy is returned with a warning. Only with no copy at all does the error reach the
+///   caller.
 public struct CachedDownloader: Sendable {
-    /// The fetcher used for downloads (LinkFetchingHTTP's `LiveFetcher` with its policy, or a replayer in tests).
-    public let fetcher: any LinkFetching
-    /// The folder holding the cached bodies and their metadata.
+    /// The stack downloads go through (its HTTP cache keeps them; without one, nothing is kept).
+    public let stack: FetchingStack
+    /// The folder holding the copies kept across runs.
     public let directory: URL
     /// How long a copy is used without asking the server.
     public let lifetime: Duration
-    private let now: @Sendable () -> Date
 
-    /// Creates a downloader caching in `directory`; `now` is injectable so tests can age the cache.
-    public init(
-        fetcher: any LinkFetching,
-        directory: URL,
-        lifetime: Duration = .seconds(24 * 60 * 60),
-        now: @escaping @Sendable () -> Date = { Date() }
-    ) {
-        self.fetcher = fetcher
+    /// Creates a downloader through `stack`, keeping its copies in `directory`.
+    public init(stack: FetchingStack, directory: URL, lifetime: Duration = .seconds(24 * 60 * 60)) {
+        self.stack = stack
         self.directory = directory
-        self.lifetime = lifetime
-        self.now = now
+        self.lifetime = max(.zero, lifetime)
     }
 
     /// Returns the data for `url` from the cache or the network, keeping the last copy that passed `validate`.
@@ -42,26 +41,12 @@ public struct CachedDownloader: Sendable {
         } catch {
             throw FetchError(.invalidURL, url: url, message: "'\(url)' cannot be downloaded: \(error.message).")
         }
-        let store = CacheStore(directory: directory, url: url)
-        let cached = store.read()
-        let lifetimeSeconds = lifetime / .seconds(1)
-        if let cached, now().timeIntervalSince(cached.metadata.fetchedAt) < lifetimeSeconds,
-            now() >= cached.metadata.fetchedAt
-        {
-            return CachedDownload(data: cached.body, source: .cache, fetchedAt: cached.metadata.fetchedAt)
-        }
         var headers = HTTPFields()
-        if let cached {
-            headers[.ifNoneMatch] = cached.metadata.etag
-            headers[.ifModifiedSince] = cached.metadata.lastModified
-        }
+        headers[.cacheControl] = "max-age=\(Int(lifetime.timeInterval.rounded(.down)))"
+        let request = FetchRequest(url: link, headers: headers, fallbackFreshness: lifetime)
+        let previous = stack.cache?.storedResponse(for: request, persistedIn: directory)
         do throws(FetchError) {
-            let response = try await fetcher.fetch(FetchRequest(url: link, headers: headers))
-            if response.status == 304, var cached {
-                cached.metadata.fetchedAt = now()
-                try store.writeMetadata(cached.metadata)
-                return CachedDownload(data: cached.body, source: .notModified, fetchedAt: cached.metadata.fetchedAt)
-            }
+            let response = try await stack.fetch(request)
             guard (200..<300).contains(response.status) else {
                 throw FetchError(
                     .httpStatus,
@@ -79,26 +64,44 @@ public struct CachedDownloader: Sendable {
                     message: "The download of '\(url)' was rejected: \(String(describing: error))."
                 )
             }
-            let metadata = CacheStore.Metadata(
-                url: url,
-                etag: response.headers[.eTag],
-                lastModified: response.headers[.lastModified],
-                fetchedAt: now(),
-                bodyLength: data.count,
-                bodyHash: StableHash.hex(data)
-            )
-            // A disk problem must not hide good data: return it, and say that it was not kept.
-            var warning: String?
-            do { try store.write(body: data, metadata: metadata) } catch { warning = error.message }
-            return CachedDownload(data: data, source: .network, fetchedAt: metadata.fetchedAt, warning: warning)
+            let fetchedAt = fetchedAt(of: response)
+            switch response.cacheStatus {
+            case .hit?:
+                return CachedDownload(data: data, source: .cache, fetchedAt: fetchedAt)
+            case .stale?:
+                return CachedDownload(
+                    data: data,
+                    source: .staleFallback,
+                    fetchedAt: fetchedAt,
+                    warning:
+                        "'\(url)' could not be asked again. Using the copy fetched at \(fetchedAt.formatted(.iso8601))."
+                )
+            case .revalidated?, .miss?, nil:
+                // A disk problem must not hide good data: return it, and say that it was not kept.
+                var warning: String?
+                do { try stack.cache?.persist(request, in: directory) } catch { warning = error.message }
+                let source: CachedDownload.Source = response.cacheStatus == .revalidated ? .notModified : .network
+                return CachedDownload(data: data, source: source, fetchedAt: fetchedAt, warning: warning)
+            }
         } catch {
-            guard let cached else { throw error }
+            guard let previous else { throw error }
+            // What replaced the good copy in the cache (a body that failed its check) is not served again.
+            stack.cache?.restore(previous)
+            let fetchedAt = previous.responseTime
             return CachedDownload(
-                data: cached.body,
+                data: Data(previous.response.body),
                 source: .staleFallback,
-                fetchedAt: cached.metadata.fetchedAt,
-                warning: "\(error.message) Using the copy fetched at \(cached.metadata.fetchedAt.formatted(.iso8601))."
+                fetchedAt: fetchedAt,
+                warning: "\(error.message) Using the copy fetched at \(fetchedAt.formatted(.iso8601))."
             )
         }
+    }
+
+    /// When the server last confirmed `response`: now for a new answer, its arrival less its age for a kept one.
+    private func fetchedAt(of response: FetchResponse) -> Date {
+        let age = response.headers[.age].flatMap { TimeInterval($0) } ?? 0
+        return stack.clock.now.addingTimeInterval(
+            response.cacheStatus == .hit || response.cacheStatus == .stale ? -age : 0
+        )
     }
 }

@@ -124,6 +124,31 @@ public final class HTTPCache: Sendable {
     }
 }
 
+extension HTTPCache {
+    /// The stored response that may answer `request`, whatever its freshness: the one in memory, else the copy kept
+    /// in `folder` (``CacheStore``), which is then stored in memory too, so that the cache judges it from here on.
+    func storedResponse(for request: FetchRequest, persistedIn folder: URL) -> StoredResponse? {
+        if let stored = lookup(request) { return stored }
+        guard let persisted = CacheStore(directory: folder, url: request.url.requestText).read(),
+            persisted.answers(request)
+        else { return nil }
+        store(persisted)
+        return persisted
+    }
+
+    /// Keeps the response stored for `request` in `folder` too, for the next run; throws when it cannot be written.
+    func persist(_ request: FetchRequest, in folder: URL) throws(FetchError) {
+        guard let stored = lookup(request) else { return }
+        try CacheStore(directory: folder, url: request.url.requestText).write(stored)
+    }
+
+    /// Puts `entry` back as its URL's response, replacing one its caller refused (a download that failed its
+    /// validation must not be served).
+    func restore(_ entry: StoredResponse) {
+        store(entry)
+    }
+}
+
 extension StoredResponse {
     /// Whether `other` is the same variant: the same method and the same selecting request fields.
     func isVariant(of other: StoredResponse) -> Bool {

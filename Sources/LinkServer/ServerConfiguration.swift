@@ -1,8 +1,10 @@
 import AppChooser
 import Foundation
 import LinkFetching
+import LinkFetchingHTTP
 import LinkResolver
 import LinkScripts
+import Prometheus
 
 /// How `switchyard serve` runs: where it listens, which rules it serves, and the bounds it enforces.
 package struct ServerConfiguration: Sendable {
@@ -70,6 +72,20 @@ package struct ServerConfiguration: Sendable {
     /// The network client (`serve --connect-to`, `--trust-ca`); nil: one with the standard policy, private addresses
     /// allowed as ``allowPrivateAddresses`` says. Used only when ``networkEnabled``.
     package var upstream: (any LinkFetching)? = nil
+
+    /// The fetching stack everything the server fetches goes through (resolutions, its manifest URL, catalogs): the
+    /// HTTP cache, coalescing, per-host limits and host state over ``upstream``, counted in the server's own registry
+    /// (`/metrics`); nil when the network is off.
+    package func makeStack(metrics: ServerMetrics) -> FetchingStack? {
+        guard networkEnabled else { return nil }
+        let upstream = upstream ?? LiveFetcher(policy: NetworkPolicy(allowPrivateAddresses: allowPrivateAddresses))
+        return FetchingStack(
+            upstream: upstream,
+            cache: httpCache,
+            limits: hostLimits,
+            metrics: FetchMetrics(factory: PrometheusMetricsFactory(registry: metrics.registry))
+        )
+    }
 
     /// The stages every resolution runs: the cleaner, the opening stages, then the remembered site choices.
     package var stages: ResolverStages {

@@ -35,23 +35,35 @@ package struct SwitchyardServer: Sendable {
         configuration: ServerConfiguration,
         logger: Logger? = nil
     ) async throws(RuleSetLoadError) {
+        let metrics = ServerMetrics()
+        try await self.init(
+            configuration: configuration,
+            logger: logger,
+            metrics: metrics,
+            stack: configuration.makeStack(metrics: metrics)
+        )
+    }
+
+    /// Loads and vets the initial rules as ``init(configuration:logger:)`` does, with the server's `metrics` and the
+    /// fetching `stack` made from the configuration beforehand (``ServerConfiguration/makeStack(metrics:)``), so
+    /// that what is downloaded before the server starts (a cleaning catalog) goes through the same stack.
+    package init(
+        configuration: ServerConfiguration,
+        logger: Logger? = nil,
+        metrics serverMetrics: ServerMetrics,
+        stack: FetchingStack?
+    ) async throws(RuleSetLoadError) {
         self.configuration = configuration
         self.logger =
             logger
             ?? configuration.logFormat.map { format in Logger(label: "switchyard.server") { format.handler(label: $0) }
             }
             ?? Logger(label: "switchyard.server")
-        let fetcher: (any LinkFetching)? =
-            configuration.networkEnabled
-            ? configuration.upstream
-                ?? LiveFetcher(policy: NetworkPolicy(allowPrivateAddresses: configuration.allowPrivateAddresses)) : nil
-        // A manifest URL is checked every reload interval (conditional GET); the cache keeps the last good copy.
-        let downloader = fetcher.map {
-            CachedDownloader(
-                fetcher: $0,
-                directory: configuration.cacheDirectory,
-                lifetime: configuration.reloadInterval
-            )
+        metrics = serverMetrics
+        // A manifest URL is checked every reload interval (conditional GET) through the stack, whose HTTP cache keeps
+        // it; the last good copy is kept across runs in the cache folder.
+        let downloader = stack.map {
+            CachedDownloader(stack: $0, directory: configuration.cacheDirectory, lifetime: configuration.reloadInterval)
         }
         loader = RuleSetLoader(policy: .serving, downloader: downloader)
         let loaded = try await loader.load(configuration.manifest)
@@ -59,18 +71,6 @@ package struct SwitchyardServer: Sendable {
         // There is no previous layer to keep serving at start: a layer that is refused stops the server.
         if let path = configuration.userLayer {
             rules = try loader.apply(userLayer: path, over: rules)
-        }
-        let serverMetrics = ServerMetrics()
-        metrics = serverMetrics
-        // Resolutions fetch through the fetching stack: the HTTP cache, coalescing, per-host limits, counted in the
-        // server's own registry (/metrics).
-        let stack = fetcher.map {
-            FetchingStack(
-                upstream: $0,
-                cache: configuration.httpCache,
-                limits: configuration.hostLimits,
-                metrics: FetchMetrics(factory: PrometheusMetricsFactory(registry: serverMetrics.registry))
-            )
         }
         network = ServerNetwork(fetcher: stack, maximumScriptRequests: configuration.maximumScriptRequests)
         catalog = (try? AppCatalog.bundled()) ?? AppCatalog()

@@ -207,7 +207,7 @@ struct ChooseCommand: AsyncParsableCommand {
         guard let fetcher = try network.fetcher(onlineByDefault: true) else {
             throw CommandFailure(message: "error: --refresh-from downloads app types, which --offline forbids")
         }
-        let refresher = CatalogRefresher(baseURL: refreshFrom, fetcher: fetcher, cacheDirectory: Self.catalogCache)
+        let refresher = CatalogRefresher(baseURL: refreshFrom, stack: fetcher, cacheDirectory: Self.catalogCache)
         let refreshed = await refresher.refresh(merged, types: type.map { [$0] } ?? merged.types.map(\.key))
         let output = CommandOutput.current
         for warning in refreshed.warnings { output.printError("warning: \(warning)") }

@@ -58,12 +58,12 @@ struct CleanCommand: AsyncParsableCommand {
     /// The catalog store in ``cacheDirectory``, downloading through `network`'s fetcher (nil or `--offline`: from the
     /// download cache only).
     static func store(network: NetworkOptions?) throws(CommandFailure) -> CleaningCatalogStore {
-        store(fetcher: try network?.fetcher(onlineByDefault: true))
+        store(stack: try network?.fetcher(onlineByDefault: true))
     }
 
-    /// The catalog store in ``cacheDirectory``, downloading through `fetcher` (nil: from the download cache only).
-    static func store(fetcher: (any LinkFetching)?) -> CleaningCatalogStore {
-        CleaningCatalogStore(directory: cacheDirectory, fetcher: fetcher)
+    /// The catalog store in ``cacheDirectory``, downloading through `stack` (nil: from the download cache only).
+    static func store(stack: FetchingStack?) -> CleaningCatalogStore {
+        CleaningCatalogStore(directory: cacheDirectory, stack: stack)
     }
 
     func run() async throws {
@@ -77,7 +77,7 @@ struct CleanCommand: AsyncParsableCommand {
         if update {
             try save(loaded)
             output.printError(
-                "\(Self.store(fetcher: nil).savedCatalog.path): \(loaded.catalog.providers.count, "provider") saved\(loaded.verified ? ", SHA-256 verified" : "")"
+                "\(Self.store(stack: nil).savedCatalog.path): \(loaded.catalog.providers.count, "provider") saved\(loaded.verified ? ", SHA-256 verified" : "")"
             )
         }
         guard !links.isEmpty else { return }
@@ -152,7 +152,7 @@ struct CleanCommand: AsyncParsableCommand {
 
     /// Keeps the verified catalog and its hash where a later `clean` without --rules finds them.
     private func save(_ loaded: LoadedCleaningCatalog) throws(CommandFailure) {
-        let store = Self.store(fetcher: nil)
+        let store = Self.store(stack: nil)
         do {
             try FileManager.default.createDirectory(at: Self.cacheDirectory, withIntermediateDirectories: true)
         } catch {

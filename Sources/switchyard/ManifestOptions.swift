@@ -37,7 +37,7 @@ struct ManifestOptions: ParsableArguments {
         network: NetworkOptions?
     ) async throws(CommandFailure) -> RuleSet {
         let downloader = try network?.fetcher(onlineByDefault: true).map {
-            CachedDownloader(fetcher: $0, directory: NetworkOptions.cacheDirectory)
+            CachedDownloader(stack: $0, directory: NetworkOptions.cacheDirectory)
         }
         let loader = RuleSetLoader(policy: .tool(lenient: lenient), downloader: downloader)
         do {

@@ -74,7 +74,7 @@ struct NetworkOptions: ParsableArguments {
     /// The fetcher to use, or nil when the command runs offline: the fetching stack (HTTP cache, coalescing, per-host
     /// limits) over the network, a recorder or a replayer. `onlineByDefault`: resolve goes online unless told
     /// otherwise; test stays offline unless told otherwise. A `--replay` folder that cannot be read stops the command.
-    func fetcher(onlineByDefault: Bool) throws(CommandFailure) -> (any LinkFetching)? {
+    func fetcher(onlineByDefault: Bool) throws(CommandFailure) -> FetchingStack? {
         guard let upstream = try upstream(onlineByDefault: onlineByDefault) else { return nil }
         // Fixtures answer at once and ask no host: no limits over a replay.
         return FetchingStack(upstream: upstream, limits: replay == nil ? hostLimits.limits : nil)

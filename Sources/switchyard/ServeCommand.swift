@@ -139,16 +139,22 @@ struct ServeCommand: AsyncParsableCommand {
         if claims { settings.openingStages = [DomainClaimsStage()] }
         settings.choices = try choices.map(Self.openChoices)
         settings.userLayer = userLayer
-        if let loaded = try await cleaning.catalog(
-            store: CleanCommand.store(fetcher: offline ? nil : try catalogFetcher())
-        ) {
+        // One stack for everything the server fetches: the cleaning catalog now, then its manifest and resolutions.
+        let metrics = ServerMetrics()
+        let stack = settings.makeStack(metrics: metrics)
+        if let loaded = try await cleaning.catalog(store: CleanCommand.store(stack: stack)) {
             settings.cleaner = LinkCleaner(catalog: loaded.catalog)
         }
         settings.allowsReferralMarketing = cleaning.allowReferralMarketing
         let configuration = settings
         let server: SwitchyardServer
         do {
-            server = try await SwitchyardServer(configuration: configuration, logger: logger)
+            server = try await SwitchyardServer(
+                configuration: configuration,
+                logger: logger,
+                metrics: metrics,
+                stack: stack
+            )
         } catch {
             for diagnostic in error.diagnostics { output.printError(diagnostic.description) }
             throw CommandFailure(message: error.description)
@@ -173,11 +179,6 @@ extension ServeCommand {
         } catch {
             throw ValidationError(error.message(naming: scriptBudget == nil ? "--timeout" : "--script-budget"))
         }
-    }
-
-    /// The fetcher a URL catalog is downloaded with: the server's own policy.
-    func catalogFetcher() throws(CommandFailure) -> any LinkFetching {
-        try connection.liveFetcher(policy: connection.policy(allowPrivateAddresses: allowPrivateAddresses))
     }
 
     /// The `--choices` store, created when missing; one that cannot be used stops the command with its reason.

@@ -147,13 +147,18 @@ import Testing
         defer { Task { await server.stop() } }
         let cache = FileManager.default.temporaryDirectory.appendingPathComponent("catalog-cache-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: cache) }
-        let clock = TestClock()
+        // The stack's clock ages its cache.
+        let clock = ManualClock()
+        let stack = FetchingStack(
+            upstream: LiveFetcher(policy: NetworkPolicy(allowPrivateAddresses: true)),
+            limits: nil,
+            clock: FetchClock(clock)
+        )
         let refresher = CatalogRefresher(
             baseURL: server.baseURL,
-            fetcher: LiveFetcher(policy: NetworkPolicy(allowPrivateAddresses: true)),
+            stack: stack,
             cacheDirectory: cache,
-            lifetime: .seconds(3600),
-            now: { clock.now }
+            lifetime: .seconds(3600)
         )
         let bundled = try AppCatalog.bundled()
         let first = await refresher.refresh(bundled, types: ["twitter"])
@@ -162,12 +167,12 @@ import Testing
         let fresh = await refresher.refresh(bundled, types: ["twitter"])
         #expect(fresh.downloads["twitter"] == .cache)
         #expect(server.requestCount == 1)
-        clock.advance(by: 7200)
+        clock.advance(by: .seconds(7200))
         let revalidated = await refresher.refresh(bundled, types: ["twitter"])
         #expect(revalidated.downloads["twitter"] == .notModified)
         #expect(server.requests.last?.header("If-None-Match") == "\"v1\"")
         await state.setCorrupt()
-        clock.advance(by: 7200)
+        clock.advance(by: .seconds(7200))
         let afterCorrupt = await refresher.refresh(bundled, types: ["twitter"])
         #expect(
             afterCorrupt.catalog.type("twitter")?.app("ivory") != nil,
@@ -179,13 +184,6 @@ import Testing
     actor ServerState {
         var corrupt = false
         func setCorrupt() { corrupt = true }
-    }
-
-    final class TestClock: @unchecked Sendable {
-        private let lock = NSLock()
-        private var current = Date(timeIntervalSince1970: 1_800_000_000)
-        var now: Date { lock.withLock { current } }
-        func advance(by seconds: TimeInterval) { lock.withLock { current += seconds } }
     }
 }
 

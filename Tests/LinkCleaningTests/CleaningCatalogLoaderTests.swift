@@ -42,7 +42,7 @@ import Testing
         let fetcher = LiveFetcher(policy: NetworkPolicy(allowPrivateAddresses: true, timeout: .seconds(5)))
         // Lifetime zero: every load asks the server again (conditional request when a copy is cached).
         return CleaningCatalogLoader(
-            downloader: CachedDownloader(fetcher: fetcher, directory: directory, lifetime: .zero)
+            downloader: CachedDownloader(stack: FetchingStack(upstream: fetcher), directory: directory, lifetime: .zero)
         )
     }
 

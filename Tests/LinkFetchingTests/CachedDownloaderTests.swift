@@ -5,13 +5,6 @@ import SwitchyardTestSupport
 import Synchronization
 import Testing
 
-/// A settable clock for ageing the cache.
-final class FakeNow: Sendable {
-    private let date = Mutex(Date(timeIntervalSince1970: 1_800_000_000))
-    var now: Date { date.withLock { $0 } }
-    func advance(by seconds: TimeInterval) { date.withLock { $0 += seconds } }
-}
-
 /// What the test server currently serves, changed by the test between loads.
 final class Served: Sendable {
     private let body = Mutex("{\"version\": 1}")
@@ -23,8 +16,26 @@ final class Served: Sendable {
     }
 }
 
+/// The downloader on the one cache: the stack's HTTP cache on its clock, a folder kept across runs below it.
 @Suite struct CachedDownloaderTests {
     struct NotJSON: Error {}
+
+    let time = TestTime()
+
+    /// A stack over the loopback network on the test clock (a new one stands for a new run of the program).
+    func stack(upstream: any LinkFetching = LiveFetcher(policy: testPolicy())) -> FetchingStack {
+        FetchingStack(upstream: upstream, limits: nil, clock: time.clock)
+    }
+
+    func makeDownloader(
+        _ directory: URL,
+        lifetime: Duration = .seconds(24 * 3600),
+        stack: FetchingStack? = nil
+    )
+        -> CachedDownloader
+    {
+        CachedDownloader(stack: stack ?? self.stack(), directory: directory, lifetime: lifetime)
+    }
 
     /// The validator a manifest download would use: the body must be a JSON object.
     static let validate: @Sendable (Data) throws -> Void = { data in
@@ -47,15 +58,9 @@ final class Served: Sendable {
         defer { try? FileManager.default.removeItem(at: directory) }
         let served = Served()
         let server = try await Self.startServer(served)
-        let clock = FakeNow()
-        let downloader = CachedDownloader(
-            fetcher: LiveFetcher(policy: testPolicy()),
-            directory: directory,
-            lifetime: .seconds(3600),
-            now: { clock.now }
-        )
+        let downloader = makeDownloader(directory, lifetime: .seconds(3600))
         let first = try await downloader.load(url: server.url("/manifest.json"), validate: Self.validate)
-        clock.advance(by: 60)
+        time.advance(60)
         let second = try await downloader.load(url: server.url("/manifest.json"), validate: Self.validate)
         await server.stop()
         #expect(first.source == .network)
@@ -69,21 +74,15 @@ final class Served: Sendable {
         defer { try? FileManager.default.removeItem(at: directory) }
         let served = Served()
         let server = try await Self.startServer(served)
-        let clock = FakeNow()
-        let downloader = CachedDownloader(
-            fetcher: LiveFetcher(policy: testPolicy()),
-            directory: directory,
-            lifetime: .seconds(3600),
-            now: { clock.now }
-        )
+        let downloader = makeDownloader(directory, lifetime: .seconds(3600))
         let url = server.url("/manifest.json")
         let first = try await downloader.load(url: url, validate: Self.validate)
-        clock.advance(by: 7200)
+        time.advance(7200)
         let revalidated = try await downloader.load(url: url, validate: Self.validate)
-        clock.advance(by: 60)
+        time.advance(60)
         let freshAgain = try await downloader.load(url: url, validate: Self.validate)
         served.set("{\"version\": 2}")
-        clock.advance(by: 7200)
+        time.advance(7200)
         let changed = try await downloader.load(url: url, validate: Self.validate)
         await server.stop()
         #expect(revalidated.source == .notModified)
@@ -102,19 +101,13 @@ final class Served: Sendable {
         defer { try? FileManager.default.removeItem(at: directory) }
         let served = Served()
         let server = try await Self.startServer(served)
-        let clock = FakeNow()
-        let downloader = CachedDownloader(
-            fetcher: LiveFetcher(policy: testPolicy()),
-            directory: directory,
-            lifetime: .seconds(60),
-            now: { clock.now }
-        )
+        let downloader = makeDownloader(directory, lifetime: .seconds(60))
         let url = server.url("/manifest.json")
         let good = try await downloader.load(url: url, validate: Self.validate)
         served.set(body, status: status)
-        clock.advance(by: 120)
+        time.advance(120)
         let fallback = try await downloader.load(url: url, validate: Self.validate)
-        clock.advance(by: 120)
+        time.advance(120)
         let again = try await downloader.load(url: url, validate: Self.validate)
         await server.stop()
         #expect(fallback.source == .staleFallback)
@@ -129,13 +122,13 @@ final class Served: Sendable {
         let served = Served()
         served.set("not json")
         let server = try await Self.startServer(served)
-        let downloader = CachedDownloader(fetcher: LiveFetcher(policy: testPolicy()), directory: directory)
+        let downloader = makeDownloader(directory)
         let invalid = await fetchError { () async throws(FetchError) in
             try await downloader.load(url: server.url("/m.json"), validate: Self.validate)
         }
         await server.stop()
         let offline = await fetchError { () async throws(FetchError) in
-            try await CachedDownloader(fetcher: OfflineFetcher(), directory: directory).load(
+            try await makeDownloader(directory, stack: stack(upstream: OfflineFetcher())).load(
                 url: "https://example.com/m"
             )
         }
@@ -147,18 +140,65 @@ final class Served: Sendable {
         let directory = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let server = try await Self.startServer(Served())
-        let downloader = CachedDownloader(fetcher: LiveFetcher(policy: testPolicy()), directory: directory)
         let url = server.url("/m.json")
-        _ = try await downloader.load(url: url, validate: Self.validate)
+        _ = try await makeDownloader(directory).load(url: url, validate: Self.validate)
         let files = try FileManager.default.contentsOfDirectory(atPath: directory.path)
         let body = try #require(files.first { $0.hasSuffix(".body") })
         try Data("{\"vers".utf8).write(to: directory.appendingPathComponent(body))
-        let reloaded = try await downloader.load(url: url, validate: Self.validate)
+        // The next run (a new stack: nothing in memory) finds the copy damaged.
+        let reloaded = try await makeDownloader(directory).load(url: url, validate: Self.validate)
         await server.stop()
         #expect(reloaded.source == .network)
         #expect(server.requestCount == 2)
         #expect(
             try FileManager.default.contentsOfDirectory(atPath: directory.path).allSatisfy { !$0.hasSuffix(".tmp") }
         )
+    }
+
+    @Test func theNextRunUsesTheCopyKeptInTheFolderThenRevalidatesIt() async throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let server = try await Self.startServer(Served())
+        let url = server.url("/m.json")
+        let first = try await makeDownloader(directory, lifetime: .seconds(3600)).load(
+            url: url,
+            validate: Self.validate
+        )
+        time.advance(60)
+        let nextRun = try await makeDownloader(directory, lifetime: .seconds(3600)).load(
+            url: url,
+            validate: Self.validate
+        )
+        time.advance(7200)
+        let later = try await makeDownloader(directory, lifetime: .seconds(3600)).load(
+            url: url,
+            validate: Self.validate
+        )
+        await server.stop()
+        #expect(first.source == .network)
+        #expect(nextRun.source == .cache, "fresh in the folder: no request")
+        #expect(nextRun.data == first.data)
+        #expect(later.source == .notModified, "stale: revalidated with its ETag")
+        #expect(server.requestCount == 2)
+        #expect(server.requests.last?.header("If-None-Match") != nil)
+    }
+
+    @Test func theServersOwnFreshnessIsHeardWhenItSaysLess() async throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let server = try await Server.start { _ in
+            .text("{\"v\": 1}", headers: [.init("Cache-Control", "max-age=10"), .init("ETag", "\"1\"")])
+        }
+        let downloader = makeDownloader(directory, lifetime: .seconds(3600))
+        let url = server.url("/m.json")
+        _ = try await downloader.load(url: url, validate: Self.validate)
+        time.advance(5)
+        let fresh = try await downloader.load(url: url, validate: Self.validate)
+        time.advance(10)
+        let asked = try await downloader.load(url: url, validate: Self.validate)
+        await server.stop()
+        #expect(fresh.source == .cache)
+        #expect(asked.source == .network, "max-age=10 passed: asked again (the server sent a new 200)")
+        #expect(server.requestCount == 2)
     }
 }

@@ -3,11 +3,14 @@
 own share of the list (thread i takes links i, i + T, i + 2T, …), so no link is asked twice in a run as long as the
 list is longer than the run's requests.
 
-    python3 fresh_corpus.py music|mixed COUNT MANIFEST THREADS > paths.lua
+    python3 fresh_corpus.py music|spotify|mixed|local COUNT MANIFEST THREADS > paths.lua
 
 music: fresh music links (Spotify, Apple Music, TIDAL, Amazon Music, Pandora, song.link), each of which the v5
     manifest sends to song.link's API through seven to nine scripts.
+spotify: fresh Spotify links only (song.link's API and Spotify's oEmbed for the preview; a HEAD to open.spotify.com).
 mixed: the manifest's own test inputs with their ids made fresh, music links, and links on hosts no rule knows.
+local: fresh X (Twitter) status links, each asked as `POST /v1/resolve {"urls": [LINK], "headers": []}`: the headers
+    given, so the link's own host is not asked, and every opening a template: a resolution that needs no network.
 """
 import json
 import random
@@ -42,6 +45,14 @@ def music():
     return "https://song.link/s/%s" % rid(22)
 
 
+def spotify():
+    return "https://open.spotify.com/%s/%s" % (random.choice(["track", "album"]), rid(22))
+
+
+def local():
+    return "https://twitter.com/%s/status/%s" % (rid(8, string.ascii_lowercase), rid(19, string.digits))
+
+
 def freshened(link):
     """The link with each run of digits and each long alphanumeric path segment replaced by a fresh one."""
     link = re.sub(r"%[0-9A-Fa-f]{2}|\d+",
@@ -63,15 +74,19 @@ data = json.load(open(manifest))
 inputs = [i for a in data.get("actions", []) for i in a.get("testInputs", []) if i.startswith("http")]
 links, seen = [], set()
 while len(links) < count:
-    link = music() if mode == "music" else mixed(inputs)
+    link = {"music": music, "spotify": spotify, "local": local}.get(mode, lambda: mixed(inputs))()
     if link not in seen:
         seen.add(link)
         links.append(link)
 
 print("paths = {")
 for link in links:
-    print('  "/v1/resolve?url=%s",' % urllib.parse.quote(link, safe=""))
+    if mode == "local":
+        print("  %s," % json.dumps(json.dumps({"urls": [link], "headers": []})))
+    else:
+        print('  "/v1/resolve?url=%s",' % urllib.parse.quote(link, safe=""))
 print("}")
+post = "true" if mode == "local" else "false"
 print("""
 threads, counter, offset = %d, 0, 0
 local next_thread = 0
@@ -79,9 +94,13 @@ function setup(thread)
   thread:set("offset", next_thread)
   next_thread = next_thread + 1
 end
+local post = %s
 request = function()
   local index = (counter * threads + offset) %% #paths + 1
   counter = counter + 1
+  if post then
+    return wrk.format("POST", "/v1/resolve", {["Content-Type"] = "application/json"}, paths[index])
+  end
   return wrk.format("GET", paths[index])
 end
 done = function(summary, latency, requests)
@@ -91,4 +110,4 @@ done = function(summary, latency, requests)
     summary.errors.status, summary.errors.connect + summary.errors.read + summary.errors.write + summary.errors.timeout,
     summary.requests))
 end
-""" % threads)
+""" % (threads, post))
