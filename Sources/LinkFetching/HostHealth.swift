@@ -11,6 +11,12 @@ import Foundation
 /// others still fail at once) and its answer decides: up again, or down for twice as long as before, up to
 /// ``maxDownTime``.
 ///
+/// How long a request waits for a host is learned from the host too: once it has answered, a request gets
+/// ``patienceFactor`` times its slowest recent answer (at least ``minimumPatience``), so a host that usually answers
+/// in 50 ms and stops answering holds its callers for a second, not for the request's whole time; the time-outs then
+/// take it down. A host that has not answered yet gets the whole time the request has; the probes of a host that is
+/// down get its patience, doubled at each failed probe.
+///
 /// The defaults follow what service meshes use for outlier detection (Envoy ejects a host after 5 consecutive
 /// gateway errors, for a base time doubled on each ejection), with unreachable hosts taken for down at their first
 /// failure: a name without an address or a port nobody listens on does not change between one request and the next.
@@ -26,6 +32,13 @@ public struct HostHealthLimits: Sendable, Hashable {
     public var firstDownTime: Duration
     /// The longest a host stays down between probes. Default 1 minute.
     public var maxDownTime: Duration
+    /// How many times its slowest recent answer a host is given to answer (its *patience*), once it has answered:
+    /// a host that answers in 50 ms and then says nothing for a second is not answering. Default 4.
+    public var patienceFactor: Double
+    /// The least patience a host that has answered gets. Default 1 second. A host that has not answered yet gets the
+    /// request's whole time (up to the network policy's read time limit); a probe gets twice the patience of the
+    /// probe before it, so a host that came back slower than it was is found back too.
+    public var minimumPatience: Duration
 
     /// Creates limits; every argument defaults to the documented value.
     public init(
@@ -33,13 +46,17 @@ public struct HostHealthLimits: Sendable, Hashable {
         troubleFailures: Int = 5,
         minimumWait: Duration = .milliseconds(500),
         firstDownTime: Duration = .seconds(1),
-        maxDownTime: Duration = .seconds(60)
+        maxDownTime: Duration = .seconds(60),
+        patienceFactor: Double = 4,
+        minimumPatience: Duration = .seconds(1)
     ) {
         self.unreachableFailures = max(1, unreachableFailures)
         self.troubleFailures = max(1, troubleFailures)
         self.minimumWait = max(.zero, minimumWait)
         self.firstDownTime = max(.milliseconds(1), firstDownTime)
         self.maxDownTime = max(self.firstDownTime, maxDownTime)
+        self.patienceFactor = patienceFactor.isFinite && patienceFactor >= 1 ? patienceFactor : 4
+        self.minimumPatience = max(.milliseconds(1), minimumPatience)
     }
 
     /// How long a host is down after its `openings`-th opening in a row (1 for the first).
@@ -94,12 +111,32 @@ struct HostHealth {
     var downReason: String?
     /// Whether a probe request is out.
     var probing = false
+    /// The time its recent answers took, newest last (at most ``recentAnswers``).
+    var answerTimes: [Duration] = []
+
+    /// How many answers' times are kept.
+    static let recentAnswers = 16
 
     /// Whether the host is taken for down.
     var isDown: Bool { downReason != nil }
 
-    /// Whether nothing is kept for the host (it may be forgotten).
+    /// Whether nothing is kept for the host but its answer times (it may be forgotten).
     var isBlank: Bool { failures == 0 && !isDown && !probing }
+
+    /// How long a request waits for the host: ``HostHealthLimits/patienceFactor`` times its slowest recent answer, at
+    /// least the minimum; nil before it has answered (the request's whole time).
+    func patience(_ limits: HostHealthLimits, probe: Bool = false) -> Duration? {
+        guard let slowest = answerTimes.max() else { return nil }
+        let patience = max(limits.minimumPatience, slowest * limits.patienceFactor)
+        guard probe else { return patience }
+        return patience * Double(1 << min(max(0, openings - 1), 16))
+    }
+
+    /// Notes how long an answer took.
+    mutating func noteAnswer(after time: Duration) {
+        answerTimes.append(time)
+        if answerTimes.count > Self.recentAnswers { answerTimes.removeFirst() }
+    }
 
     /// Counts `verdict`; returns how long the host is now down for when it was just taken for down (or a probe
     /// failed), nil otherwise.
@@ -109,7 +146,7 @@ struct HostHealth {
         case .neutral:
             return nil
         case .fine:
-            self = HostHealth()
+            self = HostHealth(answerTimes: answerTimes)
             return nil
         case .unreachable(let reason), .trouble(let reason):
             failures += 1

@@ -24,8 +24,8 @@ final class HostTable: Sendable {
     struct Host {
         /// Requests holding a slot.
         var active = 0
-        /// Requests waiting for a slot, oldest first.
-        let waiters = Waiters<Void>()
+        /// Requests waiting for a slot, oldest first: each is handed a slot, or told the host went down meanwhile.
+        let waiters = Waiters<Turn>()
         /// The rate limiter's theoretical arrival time (GCRA): the next request conforms once `now` reaches it minus
         /// the burst allowance.
         var nextArrival: Date?
@@ -50,10 +50,18 @@ final class HostTable: Sendable {
         case refused(Hold)
     }
 
+    /// What a request waiting for a slot is handed.
+    enum Turn: Sendable {
+        /// A slot, given back by a request that ended.
+        case slot
+        /// No slot: the host went down while it waited (it fails at once instead of waiting on).
+        case down
+    }
+
     /// What ``claimSlot(_:at:)`` gives: a slot now, or a ticket to wait for one.
     enum Claim {
         case granted(active: Int)
-        case queued(Waiters<Void>, Waiters<Void>.Ticket)
+        case queued(Waiters<Turn>, Waiters<Turn>.Ticket)
     }
 
     /// What recording a verdict changed, for the metrics.
@@ -91,11 +99,24 @@ final class HostTable: Sendable {
         }
     }
 
-    /// Counts what a request sent to `host` said about it (`probe`: it was the probe) and returns what changed.
-    func record(_ verdict: HostVerdict, for host: String, probe: Bool, at now: Date) -> Change {
+    /// How long a request to `host` waits for its answer (``HostHealth/patience(_:)``); nil: the request's whole time.
+    func patience(of host: String, probe: Bool) -> Duration? {
+        hosts.withLock { $0[host]?.health.patience(limits.health, probe: probe) }
+    }
+
+    /// Counts what a request sent to `host` said about it (`probe`: it was the probe; `answeredAfter`: how long its
+    /// answer took, when there was one) and returns what changed.
+    func record(
+        _ verdict: HostVerdict,
+        for host: String,
+        probe: Bool,
+        answeredAfter answerTime: Duration? = nil,
+        at now: Date
+    ) -> Change {
         hosts.withLock { hosts in
             var state = hosts[host, default: Host()]
             defer { hosts[host] = state }
+            if let answerTime, verdict == .fine { state.health.noteAnswer(after: answerTime) }
             let wasDown = state.health.isDown
             if let downTime = state.health.record(verdict, probe: probe, limits: limits.health) {
                 let until = now.addingTimeInterval(downTime.timeInterval)
@@ -103,6 +124,8 @@ final class HostTable: Sendable {
                 if state.hold.map({ $0.until < until }) ?? true {
                     state.hold = Hold(kind: .down, until: until, reason: reason)
                 }
+                // Requests waiting for a slot of a host now down stop waiting: they would only be refused later.
+                state.waiters.handOffAll(.down)
                 return .down(until: until, reason: reason)
             }
             guard wasDown, !state.health.isDown else { return .none }
@@ -139,7 +162,7 @@ final class HostTable: Sendable {
     func releaseSlot(_ host: String) -> Int {
         hosts.withLock { hosts in
             guard var state = hosts[host] else { return 0 }
-            if !state.waiters.handOffFirst(()) { state.active = max(0, state.active - 1) }
+            if !state.waiters.handOffFirst(.slot) { state.active = max(0, state.active - 1) }
             hosts[host] = state
             return state.active
         }

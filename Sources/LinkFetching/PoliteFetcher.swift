@@ -62,6 +62,11 @@ public struct PoliteFetcher: LinkFetching {
             sent.timeout = .clamped(seconds: deadline.timeIntervalSince(clock.now))
             guard let left = sent.timeout, left > .zero else { throw FetchError.timeout(request.url.text, patience) }
         }
+        // A host that has answered gets what its answers say it needs (a probe, more each time, to tell a host that
+        // came back slower from one that is gone); one that has not gets the request's whole time.
+        if let hostPatience = hosts.patience(of: host, probe: probe) {
+            sent.timeout = min(sent.timeout ?? hostPatience, hostPatience)
+        }
         if probe { metrics.probed(request.url) }
         metrics.requestSent(to: request.url)
         let sentAt = clock.now
@@ -71,8 +76,9 @@ public struct PoliteFetcher: LinkFetching {
         } catch {
             metrics.failed(error, for: request.url)
             let waited = Duration.clamped(seconds: clock.now.timeIntervalSince(sentAt))
-            // A caller that stopped waiting says nothing about the host.
-            verdict = Task.isCancelled ? .neutral : HostVerdict.of(error, waited: waited, limits: limits.health)
+            // A caller that stopped waiting after giving the host a fair time (its time limit came) says the host did
+            // not answer in time; one that gave it less says nothing (``HostHealthLimits/minimumWait``).
+            verdict = HostVerdict.of(error, waited: waited, limits: limits.health)
             guard verdict != .neutral else { throw error }
             var failure = error
             if case .down(let until, _) = record(verdict, host, request, probe: probe) {
@@ -83,7 +89,8 @@ public struct PoliteFetcher: LinkFetching {
         }
         metrics.received(response.status, from: request.url)
         verdict = HostVerdict.of(response)
-        record(verdict, host, request, probe: probe)
+        let answerTime = Duration.clamped(seconds: clock.now.timeIntervalSince(sentAt))
+        record(verdict, host, request, probe: probe, answeredAfter: answerTime)
         let received = clock.now
         if let pause = limits.backOff(for: response, receivedAt: received) {
             let until = received.addingTimeInterval(pause.timeInterval)
@@ -149,9 +156,10 @@ public struct PoliteFetcher: LinkFetching {
         _ verdict: HostVerdict,
         _ host: String,
         _ request: FetchRequest,
-        probe: Bool
+        probe: Bool,
+        answeredAfter answerTime: Duration? = nil
     ) -> HostTable.Change {
-        let change = hosts.record(verdict, for: host, probe: probe, at: clock.now)
+        let change = hosts.record(verdict, for: host, probe: probe, answeredAfter: answerTime, at: clock.now)
         switch change {
         case .none: break
         case .down: metrics.hostDown(request.url, host: host)
@@ -173,7 +181,11 @@ public struct PoliteFetcher: LinkFetching {
             metrics.inFlight(active, host: host)
         case .queued(let waiters, let ticket):
             switch await waiters.wait(ticket, until: deadline, clock: clock) {
-            case .value: return
+            case .value(.slot): return
+            case .value(.down):
+                // The host went down while this request waited: it is refused now rather than at its turn.
+                if case .refused(let hold) = hosts.admit(host, at: clock.now) { throw refusal(hold, host, request) }
+                try await claimSlot(host, request, until: deadline, patience: patience)
             case .cancelled: throw FetchError.cancelled(request.url.text)
             case .timedOut:
                 throw waitedTooLong(

@@ -13,13 +13,15 @@ import WebLinks
 
     /// An upstream whose answer is decided per call (a status, or an error code), counting the calls per path.
     final class Scripted: LinkFetching {
-        enum Answer: Sendable {
+        indirect enum Answer: Sendable {
             case status(Int)
             case failure(FetchError.Code)
             /// Waits on the test clock for the seconds given, then fails with the code.
             case slowFailure(FetchError.Code, seconds: Int)
             /// Waits at the gate, then answers with the status.
             case held(Gate, status: Int)
+            /// Waits at the gate, then answers as the other answer says.
+            case heldThen(Gate, Answer)
         }
 
         let time: TestTime
@@ -51,6 +53,11 @@ import WebLinks
                 await gate.pass()
                 gate.leave()
                 return FetchResponse(url: request.url, status: status)
+            case .heldThen(let gate, let then):
+                await gate.pass()
+                gate.leave()
+                if case .failure(let code) = then { throw FetchError(code, url: request.url.text, message: "failed") }
+                return FetchResponse(url: request.url, status: 200)
             }
         }
     }
@@ -168,6 +175,26 @@ import WebLinks
         #expect(await probe.value == nil, "the probe got an answer: the host is up")
         #expect(await get(fetcher, "/after") == nil)
         #expect(upstream.calls.withLock { $0 } == ["/a", "/probe", "/after"])
+    }
+
+    @Test func requestsWaitingForASlotOfAHostThatGoesDownFailAtOnce() async throws {
+        let gate = Gate()
+        let upstream = Scripted(.heldThen(gate, .failure(.connectionRefused)), time: time)
+        let fetcher = PoliteFetcher(
+            wrapping: upstream,
+            limits: HostLimits(maxConcurrentRequests: 1, requestsPerSecond: 10_000, burst: 10_000),
+            clock: time.clock
+        )
+        let first = Task { await get(fetcher, "/first") }
+        while gate.arrived < 1 { try await Task.sleep(for: .milliseconds(1)) }
+        let waiting = Task { await get(fetcher, "/waiting") }
+        while fetcher.load(for: FetchRequest(url: try Link(test: "https://api.example/w"))).waiting < 1 {
+            try await Task.sleep(for: .milliseconds(1))
+        }
+        gate.open()
+        #expect(await first.value?.code == .connectionRefused)
+        #expect(await waiting.value?.code == .hostDown, "woken when the host went down, not given the slot")
+        #expect(upstream.calls.withLock { $0 } == ["/first"])
     }
 
     @Test func theHostStateMetricFollowsItDownAndUp() async throws {

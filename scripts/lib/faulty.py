@@ -1,16 +1,18 @@
 #!/usr/bin/env python3
 """A faulty upstream for scripts/loadtest-faults: one host failing the way the web's hosts fail.
 
-    python3 faulty.py MODE PORT_FILE CONTROL_PORT_FILE [CERT_PEM KEY_PEM]
+    python3 faulty.py MODE[@warm:LATENCY] PORT_FILE CONTROL_PORT_FILE [CERT_PEM KEY_PEM]
 
 MODE is one of
     hang     accepts connections and reads requests, and never answers;
     slow:S   answers like the healthy stand-in (scripts/lib/standin.py), but after S seconds;
     503:S    answers 503 with Retry-After: S;
     500      answers 500.
-With a certificate and its key it speaks TLS (standing in for a link's own host, reached with --connect-to). Every
-request it reads is counted; `GET /__counts` on the control port (plain HTTP, its port in CONTROL_PORT_FILE) answers
-{"requests": N, "connections": M} at once.
+With `@warm:LATENCY` it first answers like the healthy stand-in after LATENCY seconds, and fails as MODE says from
+the moment `GET /__fault` is asked on the control port: a host that fails while the service runs, as hosts do. With a
+certificate and its key it speaks TLS (standing in for a link's own host, reached with --connect-to). Every request
+it reads while failing is counted; `GET /__counts` on the control port (plain HTTP, its port in CONTROL_PORT_FILE)
+answers {"requests": N, "connections": M} at once.
 """
 import asyncio
 import json
@@ -21,6 +23,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from standin import body_for  # noqa: E402  the healthy stand-in's bodies, so a slow answer reads the same
 
 counts = {"requests": 0, "connections": 0}
+state = {"failing": True, "warm_latency": 0.0}
 
 
 async def read_request(reader):
@@ -43,8 +46,16 @@ async def handle(reader, writer, mode):
             request = await read_request(reader)
             if request is None:
                 break
-            counts["requests"] += 1
             method, target = request
+            if not state["failing"]:
+                await asyncio.sleep(state["warm_latency"])
+                body = body_for(target.split("?")[0])
+                head = ("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nCache-Control: max-age=300\r\n"
+                        "Content-Length: %d\r\n\r\n" % len(body))
+                writer.write(head.encode() + (b"" if method == "HEAD" else body))
+                await writer.drain()
+                continue
+            counts["requests"] += 1
             if mode == "hang":
                 await asyncio.sleep(3600)
                 break
@@ -68,7 +79,9 @@ async def handle(reader, writer, mode):
 
 
 async def control(reader, writer):
-    await read_request(reader)
+    request = await read_request(reader)
+    if request and request[1] == "/__fault":
+        state["failing"] = True
     body = json.dumps(counts).encode()
     writer.write(b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nConnection: close\r\nContent-Length: %d\r\n\r\n"
                  % len(body) + body)
@@ -78,6 +91,9 @@ async def control(reader, writer):
 
 async def main():
     mode, port_file, control_file = sys.argv[1], sys.argv[2], sys.argv[3]
+    if "@warm:" in mode:
+        mode, warm = mode.split("@warm:")
+        state["failing"], state["warm_latency"] = False, float(warm)
     context = None
     if len(sys.argv) > 5:
         import ssl
