@@ -1,12 +1,5 @@
 import Foundation
-
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import WebLinks
 
 /// The on-disk entry of one ``CachedDownloader`` URL: a metadata file pointing at a body file.
 ///
@@ -71,35 +64,26 @@ struct CacheStore {
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
         encoder.dateEncodingStrategy = .iso8601
         let data: Data
-        do { data = try encoder.encode(metadata) } catch { throw failure("encode the metadata", error) }
+        do {
+            data = try encoder.encode(metadata)
+        } catch {
+            // Dates, strings and numbers always encode; said without Foundation's text should it ever fail.
+            throw FetchError(.storage, url: url, message: "Caching '\(url)' failed: its metadata cannot be encoded.")
+        }
         try atomicWrite(data, to: metadataFile)
     }
 
+    /// Through the one writer (UserFile): a temporary file renamed over the old one, in a folder created when missing.
     private func atomicWrite(_ data: Data, to file: URL) throws(FetchError) {
-        let temporary = directory.appendingPathComponent(".\(file.lastPathComponent).\(UUID().uuidString).tmp")
         do {
-            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-            try data.write(to: temporary)
+            try UserFile.createDirectory(directory.path)
+            try UserFile.write(data, to: file.path)
         } catch {
-            try? FileManager.default.removeItem(at: temporary)
-            throw failure("write '\(temporary.path)'", error)
-        }
-        guard rename(temporary.path, file.path) == 0 else {
-            let reason = String(cString: strerror(errno))
-            try? FileManager.default.removeItem(at: temporary)
             throw FetchError(
                 .storage,
                 url: url,
-                message: "Caching '\(url)' failed: cannot rename into '\(file.path)' (\(reason))."
+                message: "Caching '\(url)' failed: \(error.message(for: "cache file"))."
             )
         }
-    }
-
-    private func failure(_ action: String, _ error: any Error) -> FetchError {
-        FetchError(
-            .storage,
-            url: url,
-            message: "Caching '\(url)' failed: cannot \(action) (\(error.localizedDescription))."
-        )
     }
 }

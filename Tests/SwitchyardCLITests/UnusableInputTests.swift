@@ -91,7 +91,9 @@ import Testing
     func aChoicesStoreThatIsNotAFileIsOneError(_ unusable: Unusable) async throws {
         let directory = try TemporaryDirectory()
         let path = try unusable.make(in: directory)
-        let output = await InProcessCommand.run(["choose", "--type", "maps", "--set-default", "waze", "--store", path])
+        let output = await InProcessCommand.run([
+            "choose", "--type", "maps", "--set-default", "waze", "--choices", path,
+        ])
         #expect(output.status == 2)
         #expect(output.stderrLines == ["\(path): error: the choices store \(unusable.reason)"])
     }
