@@ -42,6 +42,8 @@ struct ResolveRoutes {
         _ parameters: Parameters,
         _ resolveRequest: ResolveRequest
     ) async throws -> Response {
+        // Unknown names are refused before anything else; those a link's unencoded & cut off are said in the answer.
+        let query = try QueryParameters(request.uri.query, known: QueryParameters.resolve)
         guard let raw = parameters["url"] else {
             throw APIError(.badRequest, "E_MISSING_URL", "add the link to resolve as the query parameter url=…")
         }
@@ -54,8 +56,11 @@ struct ResolveRoutes {
         }
         let resolver = store.current.resolver
         let key = resolver.cacheKey(for: input, resolveRequest)
-        return try await caching.answer(request, tagParts: key.parts) {
-            let outcome = await resolver.outcome(link, input: input, resolveRequest, key: key)
+        // The notice is part of the answer, so what it names is part of the tag.
+        let tagParts = key.parts + query.cutFromLink.map { "cut:" + $0 }
+        return try await caching.answer(request, tagParts: tagParts) {
+            var outcome = await resolver.outcome(link, input: input, resolveRequest, key: key)
+            if let notice = query.notice { outcome.resolution.notices.append(notice) }
             return (outcome.resolution, outcome.cacheability)
         }
     }
@@ -127,9 +132,33 @@ struct BatchRequest: Decodable {
 
     private enum CodingKeys: String, CodingKey { case urls }
 
+    /// Every key a batch body may have: `urls` and the request's fields.
+    static let keys = Set(["urls"] + ResolveRequest.Field.allCases.map(\.stringValue))
+
+    /// Decodes the body; a key that is none of ``keys`` is `400 E_UNKNOWN_FIELD` with its path and the closest key,
+    /// never ignored.
     init(from decoder: any Decoder) throws {
+        for key in try decoder.container(keyedBy: AnyKey.self).allKeys where !Self.keys.contains(key.stringValue) {
+            let hint =
+                KeySuggestion.closest(to: key.stringValue, among: Self.keys).map { "; did you mean \"\($0)\"?" }
+                ?? " (the keys: \(Self.keys.sorted().joined(separator: ", ")))"
+            throw APIError(
+                .badRequest,
+                "E_UNKNOWN_FIELD",
+                "the body has no field \"\(key.stringValue.prefix(100))\"\(hint)",
+                path: JSONBodyDecoder.jsonPath([key])
+            )
+        }
         urls = try decoder.container(keyedBy: CodingKeys.self).decode([String].self, forKey: .urls)
         request = try ResolveRequest(from: decoder)
+    }
+
+    /// Any key of an object, to list them all.
+    private struct AnyKey: CodingKey {
+        var stringValue: String
+        var intValue: Int? { nil }
+        init(stringValue: String) { self.stringValue = stringValue }
+        init?(intValue: Int) { nil }
     }
 }
 

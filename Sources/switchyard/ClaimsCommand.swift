@@ -137,11 +137,20 @@ struct ClaimsShowCommand: AsyncParsableCommand {
         } catch {
             throw CommandFailure(error, what: "AASA file")
         }
+        let association: AppSiteAssociation
         do {
-            return try AppSiteAssociation(bytes: data)
+            association = try AppSiteAssociation(bytes: data)
         } catch {
             throw CommandFailure(message: "\(path):\(error.position.map { "\($0):" } ?? "") error: \(error.message)")
         }
+        // What `lint --aasa` calls an error (a file that is not an object) is refused here with the same lines, not
+        // read as a file that claims nothing.
+        let errors = association.diagnostics.filter { $0.severity == .error }
+        guard errors.isEmpty else {
+            for error in errors.dropLast() { CommandOutput.current.printError(error.description(file: path)) }
+            throw CommandFailure(message: errors[errors.count - 1].description(file: path))
+        }
+        return association
     }
 
     private static func readStatements(_ path: String) throws(CommandFailure) -> AssetStatementList {
