@@ -141,7 +141,17 @@ struct ClaimsShowCommand: AsyncParsableCommand {
         do {
             association = try AppSiteAssociation(bytes: data)
         } catch {
-            throw CommandFailure(message: "\(path):\(error.position.map { "\($0):" } ?? "") error: \(error.message)")
+            // As `lint --aasa` says it: `FILE:LINE:COLUMN: error: message [CODE at /]`.
+            throw CommandFailure(
+                message: ClaimsDiagnostic(
+                    .error,
+                    error.code.rawValue,
+                    error.message,
+                    at: .root,
+                    position: error.position
+                )
+                .description(file: path)
+            )
         }
         // What `lint --aasa` calls an error (a file that is not an object) is refused here with the same lines, not
         // read as a file that claims nothing.
@@ -163,7 +173,17 @@ struct ClaimsShowCommand: AsyncParsableCommand {
         do {
             return try AssetStatementList(bytes: data)
         } catch {
-            throw CommandFailure(message: "\(path):\(error.position.map { "\($0):" } ?? "") error: \(error.message)")
+            // As `lint --aasa` says it: `FILE:LINE:COLUMN: error: message [CODE at /]`.
+            throw CommandFailure(
+                message: ClaimsDiagnostic(
+                    .error,
+                    error.code.rawValue,
+                    error.message,
+                    at: .root,
+                    position: error.position
+                )
+                .description(file: path)
+            )
         }
     }
 }
