@@ -45,8 +45,9 @@ public struct DomainClaimsStage: LinkOpeningStage {
         let fetched = await ClaimsLookup(fetcher: fetcher, deadline: context.deadline).claims(for: link)
         let apps = ClaimedApps(rules: context.rules)
         var outcome = OpeningStageOutcome(cacheability: fetched.cacheability)
-        outcome.openings = apps.openings(for: fetched, link: link)
-        outcome.claims = apps.trace(of: fetched)
+        // Filtered by the request's installed apps and platform, and marked in the trace, as action openings are.
+        outcome.openings = apps.openings(for: fetched, link: link, options: context.request.match)
+        outcome.claims = apps.trace(of: fetched, options: context.request.match)
         for url in fetched.staleURLs {
             outcome.notices.append(
                 ResolutionNotice(

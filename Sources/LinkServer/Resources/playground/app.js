@@ -101,7 +101,8 @@ function renderSteps(resolution) {
     steps.append(el("p", { class: "step claims-file" }, `Claims: ${file.url} (${file.kind}): ${what}`));
     for (const claim of file.claims) {
       const app = claim.manifestApp ? `${claim.app} (${claim.manifestApp})` : claim.app;
-      steps.append(el("p", { class: "step claim" }, `↳ ${app}: ${claim.outcome}${claim.rule ? ` by ${claim.rule}` : ""}`));
+      const listed = claim.notListed ? ` (not listed: ${claim.notListed})` : "";
+      steps.append(el("p", { class: "step claim" }, `↳ ${app}: ${claim.outcome}${claim.rule ? ` by ${claim.rule}` : ""}${listed}`));
     }
     for (const note of file.notes) steps.append(el("p", { class: "step claim-note" }, `↳ note: ${note}`));
   }
