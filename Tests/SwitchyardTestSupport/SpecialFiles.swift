@@ -40,6 +40,19 @@ public enum SpecialFiles {
         return lstat(path, &status) == 0 ? status.st_mode : nil
     }
 
+    /// Everything read from `descriptor` until its end (nothing for a descriptor below 0), then closes it.
+    static func readToEnd(_ descriptor: Int32) -> Data {
+        guard descriptor >= 0 else { return Data() }
+        defer { close(descriptor) }
+        var data = Data()
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let count = read(descriptor, &buffer, buffer.count)
+            guard count > 0 else { return data }
+            data.append(contentsOf: buffer[0..<count])
+        }
+    }
+
     /// The owner and group of the file at `path`.
     public static func owner(at path: String) -> (user: uid_t, group: gid_t)? {
         var status = stat()
@@ -60,13 +73,8 @@ public final class FIFOReader: @unchecked Sendable {
         guard mkfifo(path, 0o600) == 0 else { throw POSIXError(.init(rawValue: errno) ?? .EIO) }
         Thread.detachNewThread { [self] in
             let descriptor = open(path, O_RDONLY)
-            defer { if descriptor >= 0 { close(descriptor) } }
-            var buffer = [UInt8](repeating: 0, count: 4096)
-            while descriptor >= 0 {
-                let count = read(descriptor, &buffer, buffer.count)
-                guard count > 0 else { break }
-                lock.withLock { received.append(contentsOf: buffer[0..<count]) }
-            }
+            let data = SpecialFiles.readToEnd(descriptor)
+            lock.withLock { received = data }
             done.signal()
         }
     }
@@ -112,14 +120,8 @@ public final class SocketReader: @unchecked Sendable {
             throw POSIXError(.init(rawValue: errno) ?? .EIO)
         }
         Thread.detachNewThread { [self] in
-            let connection = accept(descriptor, nil, nil)
-            defer { if connection >= 0 { close(connection) } }
-            var buffer = [UInt8](repeating: 0, count: 4096)
-            while connection >= 0 {
-                let count = read(connection, &buffer, buffer.count)
-                guard count > 0 else { break }
-                lock.withLock { received.append(contentsOf: buffer[0..<count]) }
-            }
+            let data = SpecialFiles.readToEnd(accept(descriptor, nil, nil))
+            lock.withLock { received = data }
             done.signal()
         }
     }
