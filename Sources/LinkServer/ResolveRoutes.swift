@@ -135,30 +135,11 @@ struct BatchRequest: Decodable {
     /// Every key a batch body may have: `urls` and the request's fields.
     static let keys = Set(["urls"] + ResolveRequest.Field.allCases.map(\.stringValue))
 
-    /// Decodes the body; a key that is none of ``keys`` is `400 E_UNKNOWN_FIELD` with its path and the closest key,
-    /// never ignored.
+    /// Decodes the body; a key that is none of ``keys`` is `400 E_UNKNOWN_FIELD` (``BodyFields``).
     init(from decoder: any Decoder) throws {
-        for key in try decoder.container(keyedBy: AnyKey.self).allKeys where !Self.keys.contains(key.stringValue) {
-            let hint =
-                KeySuggestion.closest(to: key.stringValue, among: Self.keys).map { "; did you mean \"\($0)\"?" }
-                ?? " (the keys: \(Self.keys.sorted().joined(separator: ", ")))"
-            throw APIError(
-                .badRequest,
-                "E_UNKNOWN_FIELD",
-                "the body has no field \"\(key.stringValue.prefix(100))\"\(hint)",
-                path: JSONBodyDecoder.jsonPath([key])
-            )
-        }
+        try BodyFields.requireKnown(Self.keys, in: decoder)
         urls = try decoder.container(keyedBy: CodingKeys.self).decode([String].self, forKey: .urls)
         request = try ResolveRequest(from: decoder)
-    }
-
-    /// Any key of an object, to list them all.
-    private struct AnyKey: CodingKey {
-        var stringValue: String
-        var intValue: Int? { nil }
-        init(stringValue: String) { self.stringValue = stringValue }
-        init?(intValue: Int) { nil }
     }
 }
 

@@ -96,11 +96,16 @@ import Testing
             #"the body has no field "platfrom"; did you mean "platform"?"#
         ),
         (#"{"url": ["https://twitter.com/jack"]}"#, "$.url", #"the body has no field "url"; did you mean "urls"?"#),
+        (
+            #"{"url": "bear://x-callback-url/create", "x-success": "a://"}"#, "$.x-success",
+            #"the body has no field "x-success" (the keys: url)"#
+        ),
     ])
     func anUnknownBodyFieldIsRefusedByName(body: String, path: String, message: String) async throws {
         let app = try await ServerRoutesTests.server().application()
+        let uri = body.contains("bear://") ? "/v1/xcallback/parse" : "/v1/resolve"
         try await app.test(.router) { client in
-            try await client.execute(uri: "/v1/resolve", method: .post, body: ByteBuffer(string: body)) { response in
+            try await client.execute(uri: uri, method: .post, body: ByteBuffer(string: body)) { response in
                 #expect(response.status == .badRequest)
                 let error = try Self.error(response.body)
                 #expect(error["code"] as? String == "E_UNKNOWN_FIELD")
