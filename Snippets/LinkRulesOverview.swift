@@ -59,5 +59,5 @@ do {
 } catch {
     print(error)
 }
-// → list.json:1:1: error: the manifest must be a JSON object, not an array (line 1, column 1, offset 0) [E_NOT_MANIFEST]
+// → list.json:1:1: error: the manifest must be a JSON object, not an array [E_NOT_MANIFEST]
 // snippet.end

@@ -1,4 +1,5 @@
 import Foundation
+import LinkRules
 
 /// App types (Twitter clients, browsers, mail apps …) with app-agnostic actions and parameters, and for each app
 /// how an action becomes its URL — Choosy's data model, read from its JSON format.
@@ -16,15 +17,21 @@ public struct AppCatalog: Sendable, Equatable {
         types.first { $0.key.caseInsensitiveCompare(key) == .orderedSame }
     }
 
-    /// The type with this key, or ``ChooserError/Code/unknownType`` listing the keys the catalog has.
+    /// The type with this key, or ``ChooserError/Code/unknownType`` with the closest key and the keys the catalog has.
     public func requireType(_ key: String) throws(ChooserError) -> AppType {
         guard let type = type(key) else {
+            let keys = types.map(\.key)
             throw ChooserError(
                 .unknownType,
-                "no app type \"\(key)\" (known: \(types.map(\.key).joined(separator: ", ")))"
+                "no app type \"\(key.prefix(100))\"\(Self.suggestion(for: key, among: keys)) (known: \(keys.joined(separator: ", ")))"
             )
         }
         return type
+    }
+
+    /// `; did you mean "maps"?` for the known key closest to a misspelt one, or nothing.
+    static func suggestion(for key: String, among keys: [String]) -> String {
+        KeySuggestion.closest(to: key, among: Set(keys)).map { "; did you mean \"\($0)\"?" } ?? ""
     }
 
     /// Reads Choosy's JSON: an array of app types (or one app type object).

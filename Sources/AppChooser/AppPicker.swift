@@ -25,7 +25,11 @@ public struct AppPicker: Sendable {
             type.actions.contains(where: { $0.key == action })
                 || type.apps.contains(where: { $0.actions.contains { $0.key == action } })
         else {
-            throw ChooserError(.unknownAction, "app type \"\(type.key)\" has no action \"\(action)\"")
+            let actions = type.actions.map(\.key)
+            throw ChooserError(
+                .unknownAction,
+                "app type \"\(type.key)\" has no action \"\(action.prefix(100))\"\(AppCatalog.suggestion(for: action, among: actions)) (it has \(actions.joined(separator: ", ")))"
+            )
         }
         try type.checkParameters(parameters, for: action)
         let apps = type.apps.filter { installed.canOpen(scheme: $0.scheme) }
@@ -68,7 +72,7 @@ public struct AppPicker: Sendable {
         guard type.app(app) != nil else {
             throw ChooserError(
                 .unknownApp,
-                "app type \"\(type.key)\" has no app \"\(app)\" (it has \(type.apps.map(\.key).joined(separator: ", ")))"
+                "app type \"\(type.key)\" has no app \"\(app.prefix(100))\"\(AppCatalog.suggestion(for: app, among: type.apps.map(\.key))) (it has \(type.apps.map(\.key).joined(separator: ", ")))"
             )
         }
         let installedKeys = Set(type.apps.filter { installed.canOpen(scheme: $0.scheme) }.map(\.key))

@@ -121,14 +121,22 @@ extension ChoicesStore {
 }
 
 extension ChoicesStore {
-    /// A text made from the site choices the store holds (an FNV-1a hash of every site, scope and app, in site
-    /// order): the same for the same choices in any process or replica, another one when a choice is remembered,
-    /// replaced or forgotten by anyone. An HTTP cache's entity tags name it, so a remembered site invalidates the
-    /// answers it changes. Nil when the file cannot be read.
+    /// A text made from the choices a resolution reads (an FNV-1a hash of every site, scope and app, in site order,
+    /// then the default browser): the same for the same choices in any process or replica, another one when a choice
+    /// is remembered, replaced or forgotten by anyone. An HTTP cache's entity tags name it, so a remembered site or
+    /// default browser invalidates the answers it changes. Nil when the file cannot be read.
     public func revision() -> String? {
         try? database.read { db in
             var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-            let rows = try Row.fetchCursor(db, sql: "SELECT site, scope, app FROM siteChoice ORDER BY site")
+            let rows = try Row.fetchCursor(
+                db,
+                sql: """
+                    SELECT site, scope, app FROM siteChoice
+                    UNION ALL SELECT '', 'default', app FROM defaultApp WHERE appType = ?
+                    ORDER BY 1, 2
+                    """,
+                arguments: [Self.browserType]
+            )
             while let row = try rows.next() {
                 for column in 0..<3 {
                     let text: String = (row[column] as String?) ?? ""

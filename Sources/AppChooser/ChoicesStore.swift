@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import WebLinks
 
 /// What the user chose, in a SQLite file (GRDB): the default app per app type, with the apps of the type that were
 /// installed when it was chosen (so a newly installed one can prompt again, as Choosy does), and the app remembered
@@ -24,21 +25,27 @@ public final class ChoicesStore: Sendable {
     public let path: String
     let database: DatabaseQueue
 
-    /// Opens the store at `path`, migrating an older schema; a missing file (and its folder) is created unless
-    /// `createIfMissing` is false, when it is an error (a resolution only reads what the user remembered).
-    public init(path: String, createIfMissing: Bool = true) throws(ChooserError) {
+    /// Opens the store at `path`, migrating an older schema. A missing file is created unless `createIfMissing` is
+    /// false, when it is an error (a resolution only reads what the user remembered). Its missing folders are created
+    /// too unless `createsFolders` is false: the command line gives false for a path the user typed, whose missing
+    /// folder is a typo to report rather than a folder tree to make.
+    public init(path: String, createIfMissing: Bool = true, createsFolders: Bool = true) throws(ChooserError) {
         self.path = path
         if !FileManager.default.fileExists(atPath: path) {
             guard createIfMissing else {
                 throw ChooserError(.store, "there is no choices store at this path", file: path)
             }
+            let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
             do {
-                try FileManager.default.createDirectory(
-                    at: URL(fileURLWithPath: path).deletingLastPathComponent(),
-                    withIntermediateDirectories: true
-                )
+                if createsFolders {
+                    try UserFile.createDirectory(folder)
+                } else {
+                    try UserFile.requireDirectory(folder)
+                }
             } catch {
-                throw ChooserError(.store, "cannot create the folder for the choices store", file: path)
+                let reason =
+                    error.reason == .doesNotExist ? "does not exist: create it first" : error.reason.description
+                throw ChooserError(.store, "the choices store's folder \(folder) \(reason)", file: path)
             }
         }
         do {

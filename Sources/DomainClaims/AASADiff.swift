@@ -68,8 +68,9 @@ public struct AASADiff: Sendable {
     ) -> [String] {
         var results: [String] = []
         for filled in [false, true] {
-            var path = component.path.map { fill($0, filled: filled, variables: variables) } ?? (filled ? "/x" : "/")
-            if !path.hasPrefix("/") { path = "/" + path }
+            let path = AppLinksComponent.rootedPath(
+                component.path.map { fill($0, filled: filled, variables: variables) } ?? (filled ? "/x" : "/")
+            )
             var url = "https://\(host)\(path)"
             switch component.query {
             case .whole(let pattern)?:

@@ -146,7 +146,7 @@ extension AppLinksComponent {
 
     /// A path pattern as matching reads it: with its leading slash, without trailing ones.
     private static func normalised(_ pattern: String) -> String {
-        var text = Substring(pattern.hasPrefix("/") ? pattern : "/" + pattern)
+        var text = Substring(AppLinksComponent.rootedPath(pattern))
         while text.hasSuffix("/") { text = text.dropLast() }
         return String(text)
     }

@@ -3,6 +3,12 @@ import WebLinks
 /// One entry of a detail's `components` (or one legacy `paths` string), with the keys its `defaults` supply filled in:
 /// what it asks of a URL and whether a match is an exclusion.
 public struct AppLinksComponent: Sendable {
+    /// A path pattern as Apple's matcher reads its start: the leading `/` is optional (`buy/*` is `/buy/*`) and a run
+    /// of them is one (`//abc` is `/abc`, so it matches `/abc` and not `//abc`).
+    static func rootedPath(_ pattern: String) -> String {
+        "/" + pattern.drop { $0 == "/" }
+    }
+
     /// A component's query pattern.
     public enum QueryPattern: Sendable, Equatable {
         /// `"?": "pattern"`: matched against the whole query.
@@ -67,7 +73,7 @@ public struct AppLinksComponent: Sendable {
             return PatternMatcher(compiled.elements, ignoresCase: !caseSensitive)
         }
         let pathMatchers = path.map { pattern in
-            let compiled = compiler.compile(pattern.hasPrefix("/") ? pattern : "/" + pattern)
+            let compiled = compiler.compile(Self.rootedPath(pattern))
             undefined += compiled.undefined
             return ComponentMatcher.pathAlternatives(compiled)
         }

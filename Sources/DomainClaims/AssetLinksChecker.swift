@@ -59,9 +59,11 @@ public struct AssetLinksQuery: Sendable, Equatable {
 public struct AssetLinksAnswer: Sendable, Equatable {
     /// The API's outcomes.
     public enum Outcome: String, Sendable, Equatable, Codable {
-        /// The source's list was read (includes that failed are dropped, not failures).
+        /// Every list was read and every statement in them is valid.
         case success
-        /// The source's own list is missing or unusable.
+        /// Something went wrong on the way, said beside the answer as Google's API says it: the source's own list is
+        /// missing or unusable (then nothing is linked), or a statement is invalid or an include failed (then
+        /// ``AssetLinksAnswer/linked`` still reflects the valid statements).
         case fetchError = "fetch_error"
         /// The query can never succeed: a malformed source, relation or target.
         case queryParsingError = "query_parsing_error"
@@ -69,7 +71,9 @@ public struct AssetLinksAnswer: Sendable, Equatable {
 
     /// The outcome.
     public var outcome: Outcome
-    /// Whether a statement links the source to the target for the relation (false unless ``Outcome/success``).
+    /// Whether a valid statement links the source to the target for the relation (false when the query is malformed
+    /// or the source's own list cannot be read; a statement that is invalid, or an include that failed, does not
+    /// change it).
     public var linked: Bool
     /// The statement that links them: its file and pointer.
     public var statement: (file: String, pointer: JSONPointer)?
@@ -85,9 +89,12 @@ public struct AssetLinksAnswer: Sendable, Equatable {
 
 /// Answers ``AssetLinksQuery``s as Google's Digital Asset Links API does, reading the lists through a source.
 ///
-/// The source's list must be usable (a 200 with a JSON array) or the answer is ``AssetLinksAnswer/Outcome/fetchError``.
-/// `include`s are followed breadth-first up to ``maximumIncludeDepth``: one that is missing, unusable, deeper, from
-/// https to http, or already read, drops only itself.
+/// The source's list must be usable (a 200 with a JSON array) or the answer is ``AssetLinksAnswer/Outcome/fetchError``
+/// with nothing linked. `include`s are followed breadth-first up to ``maximumIncludeDepth``, every one of them (an
+/// error further down is reported even when an earlier statement links): one that is missing, unusable, deeper, from
+/// https to http drops only itself, and so does a statement that is invalid, while the answer's outcome becomes
+/// ``AssetLinksAnswer/Outcome/fetchError`` and ``AssetLinksAnswer/linked`` still says what the valid statements say.
+/// An include already read is not read again, and is no error.
 public struct AssetLinksChecker: Sendable {
     /// How deep includes go (an include in the source's own list is depth 1).
     public static let maximumIncludeDepth = 5
@@ -146,7 +153,10 @@ struct IncludeWalk {
     let query: AssetLinksQuery?
     private var queue: [(url: String, depth: Int, secure: Bool)]
     private var seen: Set<String> = []
+    /// The source's own list could not be read.
     private(set) var failed = false
+    /// A statement was invalid or an include failed: the answer says so beside what the rest links.
+    private(set) var erred = false
     private(set) var notes: [String] = []
     /// Every list read, when walking a whole site (no query).
     private(set) var lists: [(url: String, list: AssetStatementList)] = []
@@ -167,7 +177,7 @@ struct IncludeWalk {
 
     /// The next URL to fetch, or nil when done.
     mutating func next() -> String? {
-        guard !failed, found == nil, !queue.isEmpty else { return nil }
+        guard !failed, !queue.isEmpty else { return nil }
         current = queue.removeFirst()
         return current?.url
     }
@@ -188,32 +198,37 @@ struct IncludeWalk {
                 failed = true
                 notes.append("the statement list \(url) cannot be used: \(error.description)")
             } else {
-                notes.append("the include \(url) is dropped: \(error.description)")
+                drop("the include \(url) is dropped: \(error.description)")
             }
             return
         }
+        for diagnostic in list.diagnostics where StatementReader.invalidStatementCodes.contains(diagnostic.code) {
+            drop("\(url) at \(diagnostic.pointer): \(diagnostic.message)")
+        }
         if let query {
-            for statement in list.statements
-            where statement.relation == query.relation && statement.target == query.target {
+            if found == nil,
+                let statement = list.statements.first(where: {
+                    $0.relation == query.relation && $0.target == query.target
+                })
+            {
                 found = (url, statement.pointer)
-                return
             }
         } else {
             lists.append((url, list))
         }
         for include in list.includes {
             guard current.depth < AssetLinksChecker.maximumIncludeDepth else {
-                notes.append(
+                drop(
                     "the include \(include.url) in \(url) is dropped: includes go \(AssetLinksChecker.maximumIncludeDepth) deep at most"
                 )
                 continue
             }
             guard let link = try? Link(include.url) else {
-                notes.append("the include \"\(include.url)\" in \(url) is dropped: it is not an http(s) URL")
+                drop("the include \"\(include.url)\" in \(url) is dropped: it is not an http(s) URL")
                 continue
             }
             if current.secure && link.scheme != "https" {
-                notes.append("the include \(link.text) in \(url) is dropped: an https list may not include an http one")
+                drop("the include \(link.text) in \(url) is dropped: an https list may not include an http one")
                 continue
             }
             guard seen.insert(link.text).inserted else { continue }
@@ -221,8 +236,19 @@ struct IncludeWalk {
         }
     }
 
+    /// Something dropped on the way: noted, and the answer's outcome becomes a fetch error.
+    private mutating func drop(_ note: String) {
+        erred = true
+        notes.append(note)
+    }
+
     var answer: AssetLinksAnswer {
         if failed { return AssetLinksAnswer(outcome: .fetchError, linked: false, statement: nil, notes: notes) }
-        return AssetLinksAnswer(outcome: .success, linked: found != nil, statement: found, notes: notes)
+        return AssetLinksAnswer(
+            outcome: erred ? .fetchError : .success,
+            linked: found != nil,
+            statement: found,
+            notes: notes
+        )
     }
 }

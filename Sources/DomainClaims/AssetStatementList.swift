@@ -53,6 +53,12 @@ public struct AssetStatementList: Sendable {
 
 /// Reads the elements of a statement list.
 struct StatementReader {
+    /// The codes of the statements (or parts of one) that are invalid and skipped: what Google's API reports as an
+    /// error beside its answer. Dynamic App Links components are not among them (the API does not read them).
+    static let invalidStatementCodes: Set<String> = [
+        "W_STATEMENT", "W_INCLUDE", "W_RELATION", "W_TARGET", "W_FINGERPRINT",
+    ]
+
     var statements: [AssetStatement] = []
     var includes: [(url: String, pointer: JSONPointer)] = []
     var diagnostics: [ClaimsDiagnostic] = []

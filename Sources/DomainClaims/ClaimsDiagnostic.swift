@@ -76,6 +76,12 @@ public struct DomainClaimsError: Error, Sendable, Equatable, CustomStringConvert
     /// `line:column: message` (just the message when the position is unknown).
     public var description: String { position.map { "\($0): \(message)" } ?? message }
 
+    /// The error as the diagnostic `lint --aasa` reports it, at the file's root: every command prints a file that
+    /// cannot be read in this one form (`FILE:LINE:COLUMN: error: message [CODE at /]`).
+    public var diagnostic: ClaimsDiagnostic {
+        ClaimsDiagnostic(.error, code.rawValue, message, at: .root, position: position)
+    }
+
     /// The JSON tree of `bytes`, or the reader's error at its place.
     static func parse(_ bytes: [UInt8]) throws(DomainClaimsError) -> JSONNode {
         do {

@@ -78,7 +78,7 @@ public enum ClaimsProtocol {
     /// The asset-links answer to a request object.
     static func assetLinks(_ request: JSONNode) -> AssetLinksAnswer {
         let parsingError = AssetLinksAnswer(outcome: .queryParsingError, linked: false, statement: nil, notes: [])
-        guard let source = request.lastMember("source")?.stringValue.flatMap(AssetSite.init),
+        guard let source = request.lastMember("source")?.stringValue.flatMap(querySite),
             let relation = request.lastMember("relation")?.stringValue, AssetRelation.isValid(relation),
             let target = request.lastMember("target").flatMap(queryTarget)
         else { return parsingError }
@@ -101,16 +101,27 @@ public enum ClaimsProtocol {
             // The API's query names one fingerprint; a statement's plural list with exactly one is read the same.
             let plural = node.lastMember("sha256_cert_fingerprints")?.elements
             let single = node.lastMember("sha256_cert_fingerprint") ?? (plural?.count == 1 ? plural?.first : nil)
+            // Validated before anything is fetched, as Google's API does: a name with white space is no package.
             guard let package = node.lastMember("package_name")?.stringValue, !package.isEmpty,
+                !package.unicodeScalars.contains(where: { $0.properties.isWhitespace || $0.value < 0x20 }),
                 let text = single?.stringValue,
                 let fingerprint = CertificateFingerprint(text)
             else { return nil }
             return .androidApp(packageName: package, fingerprint: fingerprint)
         case "web":
-            return node.lastMember("site")?.stringValue.flatMap(AssetSite.init).map(AssetTarget.web)
+            return node.lastMember("site")?.stringValue.flatMap(querySite).map(AssetTarget.web)
         default:
             return nil
         }
+    }
+
+    /// A query's site: an origin as ``AssetSite`` reads it, written without surrounding white space (a statement's site
+    /// is read as the file gives it; a query's is validated before anything is fetched, as Google's API does).
+    private static func querySite(_ text: String) -> AssetSite? {
+        guard text.unicodeScalars.first?.properties.isWhitespace != true,
+            text.unicodeScalars.last?.properties.isWhitespace != true
+        else { return nil }
+        return AssetSite(text)
     }
 
     private static func quoted(_ text: String) -> String {

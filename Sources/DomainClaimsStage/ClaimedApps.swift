@@ -24,11 +24,13 @@ struct ClaimedApps {
         }
     }
 
-    /// The `universal-link` and `app-link` openings of `fetched`: each app that the link matches, in file order.
-    func openings(for fetched: FetchedClaims, link: Link) -> [Opening] {
+    /// The `universal-link` and `app-link` openings of `fetched`: each app that the link matches, in file order, that
+    /// `options` list (installed, on the platform: ``notListed(appID:options:)``), as action openings are filtered.
+    func openings(for fetched: FetchedClaims, link: Link, options: MatchOptions = MatchOptions()) -> [Opening] {
         var openings: [Opening] = []
         let aasa = fetched.files.first { $0.kind == FetchedClaims.aasaKind }
         for claim in fetched.claims.universalLinks where claim.decision.outcome == .match {
+            guard notListed(appID: claim.appID, options: options) == nil else { continue }
             guard let rule = claim.decision.rule, let file = aasa?.url else { continue }
             var opening = Opening(
                 kind: .universalLink,
@@ -42,6 +44,7 @@ struct ClaimedApps {
         }
         let list = fetched.files.first { $0.kind == FetchedClaims.assetLinksKind }
         for app in fetched.claims.appLinks where app.decision.outcome == .match {
+            guard notListed(package: app.packageName, options: options) == nil else { continue }
             guard let rule = app.decision.rule, let file = app.file ?? list?.url else { continue }
             var opening = Opening(
                 kind: .appLink,
@@ -56,8 +59,9 @@ struct ClaimedApps {
         return openings
     }
 
-    /// The trace of `fetched`: each file with every app's decision.
-    func trace(of fetched: FetchedClaims) -> [ClaimsFileTrace] {
+    /// The trace of `fetched`: each file with every app's decision, a match that `options` do not list marked with
+    /// why (``ClaimTrace/notListed``).
+    func trace(of fetched: FetchedClaims, options: MatchOptions = MatchOptions()) -> [ClaimsFileTrace] {
         var files = fetched.files
         let matches = fetched.claims.universalLinks.filter { $0.decision.outcome == .match }.count
         for index in files.indices {
@@ -68,7 +72,9 @@ struct ClaimedApps {
                         app: claim.appID,
                         manifestApp: byAppID[claim.appID]?.identifier,
                         outcome: claim.decision.outcome.rawValue,
-                        rule: claim.decision.rule
+                        rule: claim.decision.rule,
+                        notListed: claim.decision.outcome == .match
+                            ? notListed(appID: claim.appID, options: options) : nil
                     )
                 }
                 if matches > 1 {
@@ -83,7 +89,9 @@ struct ClaimedApps {
                         manifestApp: byPackage[app.packageName]?.identifier,
                         outcome: app.decision.outcome.rawValue,
                         rule: app.decision.rule,
-                        file: app.file == files[index].url ? nil : app.file
+                        file: app.file == files[index].url ? nil : app.file,
+                        notListed: app.decision.outcome == .match
+                            ? notListed(package: app.packageName, options: options) : nil
                     )
                 }
                 files[index].notes += fetched.claims.notes
@@ -92,6 +100,31 @@ struct ClaimedApps {
             }
         }
         return files
+    }
+
+    /// Why the app an app ID names is not listed, as an action's app is not: `not installed` when `options` list the
+    /// installed apps and none is its manifest app's scheme, or its bundle ID; `only on pad` when the manifest app is
+    /// limited to the other device family. Nil when it is listed.
+    func notListed(appID: String, options: MatchOptions) -> String? {
+        Self.notListed(byAppID[appID], identifier: app(appID: appID).identifier, options: options)
+    }
+
+    /// Why the app a package names is not listed (``notListed(appID:options:)``; an app the manifest does not name is
+    /// installed by its package).
+    func notListed(package: String, options: MatchOptions) -> String? {
+        Self.notListed(byPackage[package], identifier: package, options: options)
+    }
+
+    private static func notListed(_ app: App?, identifier: String, options: MatchOptions) -> String? {
+        if let app {
+            guard options.allows(app) else {
+                if let installed = options.installed, !installed.contains(scheme: app.scheme) { return "not installed" }
+                return "only on \(app.platform?.rawValue ?? "another device")"
+            }
+            return nil
+        }
+        if let installed = options.installed, !installed.contains(scheme: identifier) { return "not installed" }
+        return nil
     }
 
     /// The app an app ID opens: the manifest's, or one named by its bundle ID.

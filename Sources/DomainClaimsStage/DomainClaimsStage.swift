@@ -24,7 +24,7 @@ public struct DomainClaimsStage: LinkOpeningStage {
     /// The openings the claims on `link` give, read through the resolution's network.
     public func openings(for link: Link, _ context: OpeningContext) async -> OpeningStageOutcome {
         guard let fetcher = context.fetcher else {
-            return OpeningStageOutcome(
+            var outcome = OpeningStageOutcome(
                 claims: [
                     ClaimsFileTrace(
                         kind: FetchedClaims.aasaKind,
@@ -33,12 +33,21 @@ public struct DomainClaimsStage: LinkOpeningStage {
                     )
                 ]
             )
+            outcome.notices.append(
+                ResolutionNotice(
+                    code: Resolver.offline,
+                    message:
+                        "offline, the claims of \(link.host) (apple-app-site-association, assetlinks.json) were not read"
+                )
+            )
+            return outcome
         }
         let fetched = await ClaimsLookup(fetcher: fetcher, deadline: context.deadline).claims(for: link)
         let apps = ClaimedApps(rules: context.rules)
         var outcome = OpeningStageOutcome(cacheability: fetched.cacheability)
-        outcome.openings = apps.openings(for: fetched, link: link)
-        outcome.claims = apps.trace(of: fetched)
+        // Filtered by the request's installed apps and platform, and marked in the trace, as action openings are.
+        outcome.openings = apps.openings(for: fetched, link: link, options: context.request.match)
+        outcome.claims = apps.trace(of: fetched, options: context.request.match)
         for url in fetched.staleURLs {
             outcome.notices.append(
                 ResolutionNotice(

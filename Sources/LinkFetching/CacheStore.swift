@@ -2,14 +2,6 @@ import Foundation
 import HTTPTypes
 import WebLinks
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// The persistent store under the ``HTTPCache``: one stored response of a URL in a folder, kept across runs for
 /// ``CachedDownloader`` (manifests, catalogs), with everything RFC 9111 needs to judge it later, on the cache's clock.
 ///
@@ -104,23 +96,13 @@ struct CacheStore {
         }
     }
 
+    /// Through the one writer (UserFile): a temporary file renamed over the old one, in a folder created when missing.
     private func atomicWrite(_ data: Data, to file: URL) throws(FetchError) {
-        let temporary = directory.appendingPathComponent(".\(file.lastPathComponent).\(UUID().uuidString).tmp")
         do {
-            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-            try data.write(to: temporary)
+            try UserFile.createDirectory(directory.path)
+            try UserFile.write(data, to: file.path)
         } catch {
-            try? FileManager.default.removeItem(at: temporary)
-            throw failure("write '\(temporary.path)' (no permission, no room, or a file where the folder should be)")
-        }
-        guard rename(temporary.path, file.path) == 0 else {
-            let reason = String(cString: strerror(errno))
-            try? FileManager.default.removeItem(at: temporary)
-            throw FetchError(
-                .storage,
-                url: url,
-                message: "Keeping '\(url)' failed: cannot rename into '\(file.path)' (\(reason))."
-            )
+            throw FetchError(.storage, url: url, message: "Keeping '\(url)' failed: \(error.message(for: "cache file")).")
         }
     }
 

@@ -17,22 +17,24 @@ public struct RecordingFetcher: LinkFetching {
         self.directory = directory
     }
 
-    /// Fetches through the wrapped fetcher, then writes the fixture atomically.
+    /// Fetches through the wrapped fetcher, then writes the fixture (``UserFile/write(_:to:)-(Data,_)``).
     public func fetch(_ request: FetchRequest) async throws(FetchError) -> FetchResponse {
         let response = try await wrapped.fetch(request)
         let file = directory.appendingPathComponent(Fixture.fileName(for: request))
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         do {
-            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-            try encoder.encode(Fixture(request: request, response: response)).write(to: file, options: .atomic)
-        } catch {
+            // Through the one writer (UserFile): the fixture replaced atomically, a linked folder or file followed.
+            try UserFile.createDirectory(directory.path)
+            try UserFile.write(try encoder.encode(Fixture(request: request, response: response)), to: file.path)
+        } catch let error as UserFileError {
             throw FetchError(
                 .storage,
                 url: request.url.text,
-                message:
-                    "Recording '\(request.url)' to '\(file.path)' failed: the folder or the file cannot be written."
+                message: "Recording '\(request.url)' failed: \(error.message(for: "fixture"))."
             )
+        } catch {
+            throw FetchError(.storage, url: request.url.text, message: "Recording '\(request.url)' failed: \(error).")
         }
         return response
     }

@@ -98,11 +98,14 @@ public struct OpeningPreference: Sendable, Equatable, Codable {
         case userLayer = "user-layer"
         /// A choice remembered for the link's site (`AppChooser`).
         case rememberedSite = "remembered-site"
+        /// The default remembered for the opening's kind of app: the default browser (`AppChooser`).
+        case rememberedDefault = "remembered-default"
     }
 
     /// Who preferred it.
     public var by: Source
-    /// What said so: the user layer's pointer (`/prefer/0`) or the remembered site (`example.com`).
+    /// What said so: the user layer's pointer (`/prefer/0`), the remembered site (`example.com`) or the app type whose
+    /// default it is (`browser`).
     public var reason: String
 
     /// Creates a preference.

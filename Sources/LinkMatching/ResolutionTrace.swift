@@ -218,13 +218,24 @@ public struct ClaimTrace: Sendable, Equatable, Codable {
     public var rule: JSONPointer?
     /// The file the rule is in, when it is not the file this claim is listed under (an assetlinks include).
     public var file: String?
+    /// Why a claim that matches gives no opening, as an action's `no allowed app`: its app is `not installed` (the
+    /// request's installed apps) or `only on pad`/`only on phone` (its platform); nil when it is listed.
+    public var notListed: String?
 
     /// Creates a claim's trace.
-    public init(app: String, manifestApp: String? = nil, outcome: String, rule: JSONPointer?, file: String? = nil) {
+    public init(
+        app: String,
+        manifestApp: String? = nil,
+        outcome: String,
+        rule: JSONPointer?,
+        file: String? = nil,
+        notListed: String? = nil
+    ) {
         self.app = app
         self.manifestApp = manifestApp
         self.outcome = outcome
         self.rule = rule
         self.file = file
+        self.notListed = notListed
     }
 }

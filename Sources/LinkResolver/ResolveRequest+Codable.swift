@@ -128,7 +128,7 @@ extension ResolveRequest: Codable {
 
     /// Checks a time limit given in seconds (`--timeout`, `serve --timeout`, `timeout=`) as every front end does.
     public static func timeLimit(seconds: Double) throws(ResolveRequestError) -> Duration {
-        guard seconds.isFinite, let limit = Duration.seconds(exactly: seconds), validTimeLimits.contains(limit) else {
+        guard let limit = Duration.seconds(seconds, within: validTimeLimits) else {
             throw ResolveRequestError(
                 .timeout,
                 value: Self.text(seconds),
@@ -185,7 +185,7 @@ private struct FieldReader {
 
     func seconds(_ field: ResolveRequest.Field, in range: ClosedRange<Duration>) throws -> Duration? {
         guard let seconds = try number(field) else { return nil }
-        guard let duration = Duration.seconds(exactly: seconds), range.contains(duration) else {
+        guard let duration = Duration.seconds(seconds, within: range) else {
             throw ResolveRequestError(
                 field,
                 value: ResolveRequest.text(seconds),
@@ -219,6 +219,15 @@ extension Duration {
     static func seconds(exactly seconds: Double) -> Duration? {
         guard seconds.isFinite, abs(seconds) < 1e12 else { return nil }
         return .milliseconds(Int64((seconds * 1000).rounded()))
+    }
+
+    /// A duration of `seconds`, kept to the millisecond, when the number as given lies within `range` (its bounds
+    /// exact: 0.0005 is not at least 0.001, though it rounds to it), else nil.
+    static func seconds(_ seconds: Double, within range: ClosedRange<Duration>) -> Duration? {
+        guard seconds.isFinite, seconds >= range.lowerBound.seconds, seconds <= range.upperBound.seconds else {
+            return nil
+        }
+        return Duration.seconds(exactly: seconds)
     }
 }
 

@@ -144,6 +144,15 @@ public final class Resolver: Sendable {
         var headersWanted = false
         if let redirectFollower {
             headersWanted = await unwrapOverHTTP(&stage, follower: redirectFollower, steps: &steps, &run)
+        } else if !stage.hasAction {
+            // Online, the link's server would be asked where it leads (a short link); offline that is said, not skipped.
+            run.notices.append(
+                ResolutionNotice(
+                    code: Self.offline,
+                    message:
+                        "offline, the server of \(stage.link.text) was not asked where the link leads: if it is a short link, it is not followed"
+                )
+            )
         }
         // The opening stages (the domain's claims) fetch while the scripts and the link's own answer are under way:
         // all of them wait on the network.
@@ -266,6 +275,9 @@ public final class Resolver: Sendable {
 
     /// The notice of an answer built on a stale copy of a response (its server failed; stale-if-error).
     public static let staleAnswer = "E_STALE_RESPONSE"
+    /// The notice of what an offline resolution left out: a link no action opens was not asked where it leads (a short
+    /// link stays unfollowed), a domain's claims were not read.
+    public static let offline = "E_OFFLINE"
 
     /// What one resolution carries from stage to stage.
     struct Run {

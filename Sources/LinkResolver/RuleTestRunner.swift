@@ -8,6 +8,11 @@ import WebLinks
 /// and format and browser cases take the opening the compiled matcher gives for that rule, its script run by the
 /// resolver's engine until the case's deadline, with the same output checks as any resolution.
 public struct RuleTestRunner: Sendable {
+    /// The reason of a case whose input the action's regex does not match while a URL is expected: the test is stale
+    /// (the site's links changed, or the regex was narrowed), which `lint` reports as `E_STALE_TEST`.
+    public static let staleTest =
+        "the regex does not match the input: a stale test (the site's links changed, or the regex was narrowed), which lint reports as E_STALE_TEST"
+
     /// The resolver whose rules are under test (its engine runs script cases; none: they are skipped).
     public let resolver: Resolver
     /// The manifest whose embedded cases run (the rules' own manifest unless another is given).
@@ -250,7 +255,7 @@ public struct RuleTestRunner: Sendable {
                 if let action, match.timedOut.contains(action) {
                     return result(nil, reason: "the action's regex ran out of time")
                 }
-                return result(nil, reason: "the regex does not match the input")
+                return result(nil, reason: Self.staleTest)
             }
             guard opening.needsScript else { return result(opening.url, reason: opening.error?.message) }
             let rendered = await resolver.render(opening, link: link, deadline: .now + timeLimit)

@@ -9,7 +9,13 @@ public struct InstalledApps: Sendable, Hashable {
     /// The apps with these schemes (or app keys, for the app chooser); each name is trimmed, lower-cased and loses
     /// a trailing `:` or `://`, and empty names are dropped.
     public init(_ names: some Sequence<some StringProtocol>) {
-        schemes = Set(names.compactMap(Self.scheme(from:)))
+        // A loop, not `compactMap(Self.scheme(from:))`: that function value captures the element's metatype, which
+        // Swift 6.2 warns is not Sendable (SendableMetatypes), once per module that specialises it.
+        var schemes: Set<String> = []
+        for name in names {
+            if let scheme = Self.scheme(from: name) { schemes.insert(scheme) }
+        }
+        self.schemes = schemes
     }
 
     /// Parses a comma-separated list (`"twitter, tweetbot,"`).

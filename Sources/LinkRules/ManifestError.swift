@@ -29,17 +29,14 @@ public struct ManifestError: Error, Sendable, Equatable, CustomStringConvertible
         self.position = position
     }
 
-    /// `file:line:column: error: message (offset N) [CODE]`; a file that cannot be read is said as every unusable file
-    /// the user names is, `PATH: error: the manifest does not exist`, without a code.
+    /// `file:line:column: error: message [CODE]`, the one form of every located error (`lint`'s too); a file that
+    /// cannot be read is said as every unusable file the user names is, `PATH: error: the manifest does not exist`,
+    /// without a code.
     public var description: String {
         var place = file ?? "<manifest>"
         if code == .unreadable, position == nil { return "\(place): error: \(message)" }
-        var suffix = ""
-        if let position {
-            place += ":\(position.line):\(position.column)"
-            suffix = " (line \(position.line), column \(position.column), offset \(position.offset))"
-        }
-        return "\(place): error: \(message)\(suffix) [\(code.rawValue)]"
+        if let position { place += ":\(position.line):\(position.column)" }
+        return "\(place): error: \(message) [\(code.rawValue)]"
     }
 }
 

@@ -15,6 +15,7 @@ struct ChooserRoutes {
     var collection: RouteCollection<SwitchyardRequestContext> {
         let routes = RouteCollection(context: SwitchyardRequestContext.self)
         routes.get("choose") { request, context in
+            _ = try QueryParameters(request.uri.query, known: ["type", "action", "param", "installed"], link: nil)
             let tag = EntityTag(["choose", request.uri.query ?? ""])
             return try await caching.answer(request, context: context, tag: tag) {
                 try choose(request.uri.queryParameters)

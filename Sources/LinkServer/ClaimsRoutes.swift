@@ -21,6 +21,7 @@ struct ClaimsRoutes {
     }
 
     func claims(_ request: Request) async throws -> Response {
+        _ = try QueryParameters(request.uri.query, known: ["url"], noticesCutLinks: false)
         guard !configuration.openingStages.isEmpty else {
             throw APIError(
                 .notFound,

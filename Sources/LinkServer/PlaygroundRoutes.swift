@@ -1,13 +1,17 @@
 import Foundation
 import Hummingbird
 
-/// `GET /` and its two files: the playground page (plain HTML, CSS and JavaScript bundled with the binary; no build
+/// `GET /` and its files (script, style sheet, icon; `/favicon.ico` is the icon too): the playground page (plain HTML, CSS and JavaScript bundled with the binary; no build
 /// step).
 enum PlaygroundRoutes {
     static let files: [(path: RouterPath, resource: String, type: String)] = [
         ("/", "index.html", "text/html; charset=utf-8"),
         ("/playground/app.js", "app.js", "text/javascript; charset=utf-8"),
         ("/playground/style.css", "style.css", "text/css; charset=utf-8"),
+        ("/playground/icon.svg", "icon.svg", "image/svg+xml"),
+        // What a browser asks for on every page it opens when the page names no icon (and some clients regardless):
+        // answered with the icon, so the log shows no 404 per page load.
+        ("/favicon.ico", "icon.svg", "image/svg+xml"),
     ]
 
     /// The routes, at the root; a file missing from the bundle is not served.

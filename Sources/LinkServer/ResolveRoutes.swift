@@ -42,6 +42,8 @@ struct ResolveRoutes {
         _ parameters: Parameters,
         _ resolveRequest: ResolveRequest
     ) async throws -> Response {
+        // Unknown names are refused before anything else; those a link's unencoded & cut off are said in the answer.
+        let query = try QueryParameters(request.uri.query, known: QueryParameters.resolve)
         guard let raw = parameters["url"] else {
             throw APIError(.badRequest, "E_MISSING_URL", "add the link to resolve as the query parameter url=…")
         }
@@ -54,8 +56,11 @@ struct ResolveRoutes {
         }
         let resolver = store.current.resolver
         let key = resolver.cacheKey(for: input, resolveRequest)
-        return try await caching.answer(request, tagParts: key.parts) {
-            let outcome = await resolver.outcome(link, input: input, resolveRequest, key: key)
+        // The notice is part of the answer, so what it names is part of the tag.
+        let tagParts = key.parts + query.cutFromLink.map { "cut:" + $0 }
+        return try await caching.answer(request, tagParts: tagParts) {
+            var outcome = await resolver.outcome(link, input: input, resolveRequest, key: key)
+            if let notice = query.notice { outcome.resolution.notices.append(notice) }
             return (outcome.resolution, outcome.cacheability)
         }
     }
@@ -127,7 +132,12 @@ struct BatchRequest: Decodable {
 
     private enum CodingKeys: String, CodingKey { case urls }
 
+    /// Every key a batch body may have: `urls` and the request's fields.
+    static let keys = Set(["urls"] + ResolveRequest.Field.allCases.map(\.stringValue))
+
+    /// Decodes the body; a key that is none of ``keys`` is `400 E_UNKNOWN_FIELD` (``BodyFields``).
     init(from decoder: any Decoder) throws {
+        try BodyFields.requireKnown(Self.keys, in: decoder)
         urls = try decoder.container(keyedBy: CodingKeys.self).decode([String].self, forKey: .urls)
         request = try ResolveRequest(from: decoder)
     }

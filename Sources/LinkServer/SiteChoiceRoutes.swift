@@ -102,4 +102,14 @@ struct SiteChoiceRoutes {
 struct SiteChoiceRequest: Decodable {
     var app: String
     var includeSubdomains: Bool?
+
+    private enum CodingKeys: String, CodingKey, CaseIterable { case app, includeSubdomains }
+
+    /// Decodes the body; another key is `400 E_UNKNOWN_FIELD` (``BodyFields``).
+    init(from decoder: any Decoder) throws {
+        try BodyFields.requireKnown(Set(CodingKeys.allCases.map(\.rawValue)), in: decoder)
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        app = try container.decode(String.self, forKey: .app)
+        includeSubdomains = try container.decodeIfPresent(Bool.self, forKey: .includeSubdomains)
+    }
 }

@@ -104,9 +104,11 @@ package struct SwitchyardServer: Sendable {
     }
 
     /// Runs until SIGINT/SIGTERM (graceful shutdown: in-flight requests finish, then the reloader stops), reloading
-    /// the rules on SIGHUP and when the manifest changes.
+    /// the rules on SIGHUP and when the manifest changes; logs `stopped` when it has, so a log shows the end of a run
+    /// as it shows its start.
     package func run(onServerRunning: (@Sendable (Int) async -> Void)? = nil) async throws {
         try await application(reloadsOnHangUp: true, onServerRunning: onServerRunning).runService()
+        logger.notice("stopped", metadata: ["generation": "\(store.generation)"])
     }
 
     /// The application over `router`.

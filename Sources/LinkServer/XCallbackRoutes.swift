@@ -7,6 +7,14 @@ enum XCallbackRoutes {
     /// The body of `POST /v1/xcallback/parse`.
     struct ParseRequest: Decodable {
         var url: String
+
+        private enum CodingKeys: String, CodingKey { case url }
+
+        /// Decodes the body; another key is `400 E_UNKNOWN_FIELD` (``BodyFields``).
+        init(from decoder: any Decoder) throws {
+            try BodyFields.requireKnown(["url"], in: decoder)
+            url = try decoder.container(keyedBy: CodingKeys.self).decode(String.self, forKey: .url)
+        }
     }
 
     /// The routes, relative to `/v1`.

@@ -12,7 +12,7 @@ struct ChooseCommand: AsyncParsableCommand {
         discussion: """
             Types and apps come from the bundled catalog (browser, email, maps, twitter), with --catalog's Choosy data \
             folder and then --refresh-from's download of the type merged over it. --set-default and --reset work \
-            alone or with --action. Defaults are kept in --store, by default \
+            alone or with --action. Defaults are kept in --choices, by default \
             $XDG_DATA_HOME/switchyard/choices.sqlite (else ~/.local/share/switchyard/choices.sqlite).
 
             Site choices ("always open this site with that app") go in the same store, without --type: \
@@ -40,9 +40,16 @@ struct ChooseCommand: AsyncParsableCommand {
         completion: .directory
     ) var catalog: String?
     @Option(
-        help: ArgumentHelp("The SQLite file that remembers default apps and site choices.", valueName: "file"),
+        name: .customLong("choices"),
+        help: ArgumentHelp(
+            "The SQLite file that remembers default apps and site choices, as resolve, explain and serve read it.",
+            valueName: "file"
+        ),
         completion: .file(extensions: ["sqlite"])
-    ) var store: String?
+    ) var choices: String?
+    /// The name `--choices` had before every command called it so; still read, with a warning.
+    @Option(name: .customLong("store"), help: .hidden, completion: .file(extensions: ["sqlite"]))
+    var deprecatedStore: String?
     @Option(help: ArgumentHelp("Remember this app as the default for the type.", valueName: "app")) var setDefault:
         String?
     @Flag(help: "Forget the default for the type (the picker shows again).") var reset = false
@@ -65,6 +72,9 @@ struct ChooseCommand: AsyncParsableCommand {
     var network: NetworkOptions
 
     func validate() throws {
+        if choices != nil && deprecatedStore != nil {
+            throw ValidationError("--store is the old name of --choices: give --choices alone")
+        }
         let typeOptions =
             type != nil || action != nil || setDefault != nil || reset || !parameters.isEmpty || listActions
         if listActions && (action != nil || setDefault != nil || reset || !parameters.isEmpty) {
@@ -86,10 +96,15 @@ struct ChooseCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let storePath = store ?? Self.defaultStorePath
-        try Self.requireStoreFileIfPresent(storePath)
+        if deprecatedStore != nil {
+            CommandOutput.current.printError(
+                "warning: choose --store is deprecated: use --choices FILE, the name resolve, explain and serve use"
+            )
+        }
+        let store = StoreLocation(given: choices ?? deprecatedStore)
+        try Self.requireStoreFileIfPresent(store.path)
         if listActions { return try await list() }
-        guard let type else { return try await siteOptions.run(storePath: storePath, json: json, network: network) }
+        guard let type else { return try await siteOptions.run(store: store, json: json, network: network) }
         var values: [String: String] = [:]
         for text in parameters {
             let (key, value) = try ParameterArgument.split(text, form: "key=value")
@@ -103,7 +118,7 @@ struct ChooseCommand: AsyncParsableCommand {
             let picker = AppPicker(
                 catalog: merged,
                 installed: installation,
-                store: try ChoicesStore(path: storePath)
+                store: try store.open()
             )
             let output = CommandOutput.current
             let typeName = merged.type(type)?.name ?? type
@@ -245,5 +260,23 @@ struct ChooseCommand: AsyncParsableCommand {
     /// `$XDG_DATA_HOME/switchyard/choices.sqlite`, else `~/.local/share/switchyard/choices.sqlite`.
     static var defaultStorePath: String {
         UserDirectories.current.data.appendingPathComponent("switchyard/choices.sqlite").path
+    }
+
+    /// Where the choices store is: the path given, whose folder must exist, or the default, whose folder is made.
+    struct StoreLocation {
+        /// The file's path.
+        var path: String
+        /// Whether it is the default location (its folders are created with the file).
+        var isDefault: Bool
+
+        init(given: String?) {
+            path = given ?? ChooseCommand.defaultStorePath
+            isDefault = given == nil
+        }
+
+        /// The store, created when missing.
+        func open() throws(ChooserError) -> ChoicesStore {
+            try ChoicesStore(path: path, createsFolders: isDefault)
+        }
     }
 }

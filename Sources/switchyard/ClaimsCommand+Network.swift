@@ -42,7 +42,8 @@ enum ClaimsText {
                 let rule = claim.rule.map { "  by \($0)" } ?? ""
                 let place = claim.file.map { " in \($0)" } ?? ""
                 let app = claim.manifestApp.map { " (\($0))" } ?? ""
-                lines.append("\(indent)  \(claim.app)\(app): \(claim.outcome)\(rule)\(place)")
+                let listed = claim.notListed.map { " (not listed: \($0))" } ?? ""
+                lines.append("\(indent)  \(claim.app)\(app): \(claim.outcome)\(rule)\(place)\(listed)")
             }
         }
         for note in file.notes { lines.append("\(indent)  note: \(note)") }

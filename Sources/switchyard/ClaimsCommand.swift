@@ -129,32 +129,42 @@ struct ClaimsShowCommand: AsyncParsableCommand {
         }
     }
 
-    /// The AASA file at `path` (at most four times Apple's limit; `lint --aasa` says when it is over Apple's).
+    /// The AASA file at `path` (at most four times Apple's limit; `lint --aasa` says when it is over Apple's). What
+    /// `lint --aasa` calls an error (a file that is not an object) is refused with the same lines, not read as a file
+    /// that claims nothing.
     static func readAssociation(_ path: String) throws(CommandFailure) -> AppSiteAssociation {
-        let data: Data
-        do {
-            data = try UserFile.read(path, maximumBytes: 4 * AppSiteAssociation.maximumBytes)
-        } catch {
-            throw CommandFailure(error, what: "AASA file")
+        let association = try readFile(path, what: "AASA file") { bytes throws(DomainClaimsError) in
+            try AppSiteAssociation(bytes: bytes)
         }
-        do {
-            return try AppSiteAssociation(bytes: data)
-        } catch {
-            throw CommandFailure(message: "\(path):\(error.position.map { "\($0):" } ?? "") error: \(error.message)")
-        }
+        let errors = association.diagnostics.filter { $0.severity == .error }
+        guard let last = errors.last else { return association }
+        for error in errors.dropLast() { CommandOutput.current.printError(error.description(file: path)) }
+        throw CommandFailure(message: last.description(file: path))
     }
 
     private static func readStatements(_ path: String) throws(CommandFailure) -> AssetStatementList {
+        try readFile(path, what: "asset-links file") { bytes throws(DomainClaimsError) in
+            try AssetStatementList(bytes: bytes)
+        }
+    }
+
+    /// A domain-association file read (at most four times Apple's limit) and parsed; a file that cannot be used or
+    /// read is one line, as `lint --aasa` says it.
+    private static func readFile<Parsed>(
+        _ path: String,
+        what: String,
+        parse: (Data) throws(DomainClaimsError) -> Parsed
+    ) throws(CommandFailure) -> Parsed {
         let data: Data
         do {
             data = try UserFile.read(path, maximumBytes: 4 * AppSiteAssociation.maximumBytes)
         } catch {
-            throw CommandFailure(error, what: "asset-links file")
+            throw CommandFailure(error, what: what)
         }
         do {
-            return try AssetStatementList(bytes: data)
+            return try parse(data)
         } catch {
-            throw CommandFailure(message: "\(path):\(error.position.map { "\($0):" } ?? "") error: \(error.message)")
+            throw CommandFailure(message: error.diagnostic.description(file: path))
         }
     }
 }

@@ -153,16 +153,17 @@ struct CleanCommand: AsyncParsableCommand {
     /// Keeps the verified catalog and its hash where a later `clean` without --rules finds them.
     private func save(_ loaded: LoadedCleaningCatalog) throws(CommandFailure) {
         let store = Self.store(stack: nil)
-        do {
-            try FileManager.default.createDirectory(at: Self.cacheDirectory, withIntermediateDirectories: true)
-        } catch {
-            throw CommandFailure(
-                message:
-                    "\(Self.cacheDirectory.path): error: cannot create the folder: \(OutputFile.reason(for: error))"
-            )
-        }
-        try OutputFile.write(String(decoding: loaded.data, as: UTF8.self), to: store.savedCatalog.path)
-        try OutputFile.write(CleaningCatalog.sha256Hex(loaded.data) + "\n", to: store.savedHash.path)
+        try OutputFile.createDirectory(Self.cacheDirectory.path, what: "cleaning catalog's folder")
+        try OutputFile.write(
+            String(decoding: loaded.data, as: UTF8.self),
+            to: store.savedCatalog.path,
+            what: "cleaning catalog"
+        )
+        try OutputFile.write(
+            CleaningCatalog.sha256Hex(loaded.data) + "\n",
+            to: store.savedHash.path,
+            what: "cleaning catalog's hash"
+        )
     }
 }
 

@@ -17,9 +17,7 @@ extension LintCommand {
         do {
             diagnostics = try AASALinter().lint(data)
         } catch {
-            diagnostics = [
-                ClaimsDiagnostic(.error, error.code.rawValue, error.message, at: .root, position: error.position)
-            ]
+            diagnostics = [error.diagnostic]
         }
         let shown = errorsOnly ? diagnostics.filter { $0.severity == .error } : diagnostics
         let errors = diagnostics.filter { $0.severity == .error }.count

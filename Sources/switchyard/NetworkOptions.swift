@@ -100,14 +100,7 @@ struct NetworkOptions: ParsableArguments {
                     throw CommandFailure(error, what: "recording folder")
                 }
             } else {
-                do {
-                    try FileManager.default.createDirectory(atPath: record, withIntermediateDirectories: true)
-                } catch {
-                    throw CommandFailure(
-                        message:
-                            "\(record): error: the recording folder cannot be created (no permission, or a file is in the way)"
-                    )
-                }
+                try OutputFile.createDirectory(record, what: "recording folder")
             }
             return RecordingFetcher(
                 wrapping: try connection.liveFetcher(policy: policy),

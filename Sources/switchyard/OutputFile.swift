@@ -1,35 +1,24 @@
-import Foundation
+import WebLinks
 
-/// Output files written whole or not at all: Foundation's atomic write puts the text in a temporary file and renames
-/// it over the target, so a failure never leaves half a manifest behind.
+/// The files and folders a command writes (`-o`, `--junit`, the saved cleaning catalog, `--record`'s folder), through
+/// the one writer (`UserFile.write`): a regular file replaced atomically with its mode kept, a link followed, a device
+/// or FIFO written through, a folder refused; a failure is `PATH: error: the WHAT REASON`, status 2.
 enum OutputFile {
-    /// Writes `text` to `path`, replacing what was there; a failure names the path and says why in Switchyard's words.
-    static func write(_ text: String, to path: String) throws(CommandFailure) {
+    /// Writes `text` to `path`; `what` names the file in an error (`the output file cannot be written: …`).
+    static func write(_ text: String, to path: String, what: String = "output file") throws(CommandFailure) {
         do {
-            try Data(text.utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
+            try UserFile.write(text, to: path)
         } catch {
-            throw CommandFailure(message: "\(path): error: cannot write the file: \(reason(for: error))")
+            throw CommandFailure(error, what: what)
         }
     }
 
-    /// Why a write failed, from the system's error number when Foundation passes it on (never Foundation's text).
-    static func reason(for error: any Error) -> String {
-        let cocoa = error as? CocoaError
-        switch (cocoa?.underlying as? POSIXError)?.code {
-        case .ENOENT?: return "its folder does not exist"
-        case .ENOTDIR?: return "part of the path is a file, not a folder"
-        case .EISDIR?: return "it is a folder"
-        case .EACCES?, .EPERM?: return "no permission to write there"
-        case .ENOSPC?, .EDQUOT?: return "the disk is full"
-        case .EROFS?: return "the file system is read-only"
-        default: break
-        }
-        switch cocoa?.code {
-        case .fileNoSuchFile?: return "its folder does not exist"
-        case .fileWriteNoPermission?: return "no permission to write there"
-        case .fileWriteOutOfSpace?: return "the disk is full"
-        case .fileWriteVolumeReadOnly?: return "the file system is read-only"
-        default: return "the file system refused it"
+    /// Creates the folder at `path` and those missing above it; `what` names it in an error.
+    static func createDirectory(_ path: String, what: String) throws(CommandFailure) {
+        do {
+            try UserFile.createDirectory(path)
+        } catch {
+            throw CommandFailure(error, what: what)
         }
     }
 }

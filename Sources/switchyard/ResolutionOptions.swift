@@ -100,13 +100,18 @@ struct ResolutionOptions: ParsableArguments {
 struct ListingOptions: ParsableArguments {
     @Option(
         help: ArgumentHelp(
-            "Only list apps with these URL schemes (comma-separated), as installed on a device.",
+            "Only list apps and browsers with these URL schemes (comma-separated), as installed on a device: browsers are filtered too (Safari's scheme is https), and claimed apps (by their app's scheme, else bundle ID or package).",
             valueName: "schemes"
         )
     )
     var installed: String?
 
-    @Option(help: ArgumentHelp("Drop apps limited to the other device family.", valueName: "phone|pad"))
+    @Option(
+        help: ArgumentHelp(
+            "Drop apps and browsers limited to the other device family (claimed apps too).",
+            valueName: "phone|pad"
+        )
+    )
     var platform: String?
 
     @Flag(help: "List script openings without running their scripts.")

@@ -15,6 +15,10 @@ struct ResolveCommand: AsyncParsableCommand {
     @Argument(help: "The link to resolve.")
     var url: String?
 
+    /// Links after the first: refused with the hint of `--batch` (argument-parser would only say "Unexpected argument").
+    @Argument(help: .hidden)
+    var moreLinks: [String] = []
+
     @Option(
         help: ArgumentHelp(
             "Resolve many links: one per line from a file, or - for standard input; prints one JSON object per line, with its line number, as soon as it is resolved. Exits 1 when every non-blank line was refused.",
@@ -29,6 +33,30 @@ struct ResolveCommand: AsyncParsableCommand {
     @Flag(help: "Print one JSON object instead of a table.")
     var json = false
 
+    @Flag(
+        name: [.customLong("first"), .customLong("url-only")],
+        help:
+            "Print only the URL of the first opening (a preferred one first), for scripts: open \"$(switchyard resolve --first LINK)\". Exits 1 when no opening has a URL."
+    )
+    var first = false
+
+    func validate() throws {
+        if batch != nil, let url {
+            throw ValidationError(
+                "give a link or --batch FILE, not both: \"\(url.prefix(100))\" would be ignored (add it to the file)"
+            )
+        }
+        if let extra = moreLinks.first {
+            throw ValidationError(
+                "resolve takes one link, and \"\(extra.prefix(100))\" is another: for several, put them in a file, one per line, and pass --batch FILE (or --batch - to read them from standard input)"
+            )
+        }
+        if batch == nil && url == nil { throw ValidationError("give a link to resolve, or --batch FILE") }
+        if first && (json || batch != nil) {
+            throw ValidationError("--first prints one URL: it does not go with --json or --batch")
+        }
+    }
+
     func run() async throws {
         let resolver = try await options.resolver(runsScripts: !options.listing.noScripts)
         let request = try options.request()
@@ -36,7 +64,7 @@ struct ResolveCommand: AsyncParsableCommand {
             try await resolveBatch(batch, resolver: resolver, request: request)
             return
         }
-        guard let url else { throw CommandFailure(message: "error: give a link to resolve, or --batch FILE") }
+        guard let url else { return }
         let resolution: Resolution
         do {
             resolution = try await resolver.resolve(url, request)
@@ -45,7 +73,12 @@ struct ResolveCommand: AsyncParsableCommand {
         }
         let output = CommandOutput.current
         output.printNotices(of: resolution)
-        if json {
+        if first {
+            guard let url = resolution.firstURL else {
+                throw CommandFailure(message: "error: no opening of \(resolution.unwrapped) has a URL", exitCode: 1)
+            }
+            output.print(url)
+        } else if json {
             try output.printJSON(resolution)
         } else {
             output.print(ResolutionTable.render(resolution))
@@ -63,6 +96,24 @@ struct ResolveCommand: AsyncParsableCommand {
         defer { input.close() }
         let run = try await BatchRun.resolve(BatchLines(input), resolver: resolver, request: request)
         if run.everyLineFailed { throw ExitCode(1) }
+    }
+}
+
+extension Resolution {
+    /// `resolve --first`: the URL of the first opening that has one, in this order: an opening preferred for the
+    /// link (the remembered site's app, the user layer's `prefer`), an app's opening (actions, then claimed apps),
+    /// the default browser, any other browser; within each, the document's order.
+    var firstURL: String? {
+        func rank(_ opening: Opening) -> Int {
+            switch (opening.preferred?.by, opening.kind) {
+            case (.rememberedSite?, _), (.userLayer?, _): 0
+            case (_, .browser) where opening.preferred?.by == .rememberedDefault: 2
+            case (_, .browser), (_, .preview): 3
+            default: 1
+            }
+        }
+        let candidates = openings.filter { $0.url != nil }.enumerated()
+        return candidates.min { (rank($0.element), $0.offset) < (rank($1.element), $1.offset) }?.element.url
     }
 }
 

@@ -7,10 +7,12 @@ import RuleTooling
 
 /// Loading and checking shared by the commands that rewrite manifests.
 enum ManifestRewriting {
-    /// Loads a manifest file with its parsed document.
-    static func load(_ path: String) throws(CommandFailure) -> LoadedManifest {
+    /// Loads a manifest file with its parsed document and its compiled rules. A manifest `resolve` and `lint` refuse
+    /// (an entry with an error) is refused here too, with the same located errors, before anything is rewritten.
+    static func load(_ path: String) async throws(CommandFailure) -> (document: LoadedManifest, rules: RuleSet) {
+        let rules = try await ManifestOptions.load(.file(path), lenient: false, network: nil)
         do {
-            return try ManifestLoader().load(contentsOf: URL(fileURLWithPath: path))
+            return (try ManifestLoader().load(contentsOf: URL(fileURLWithPath: path)), rules)
         } catch {
             throw CommandFailure(message: error.description)
         }
@@ -61,7 +63,7 @@ struct MinifyCommand: AsyncParsableCommand {
 
     @Option(
         name: .shortAndLong,
-        help: ArgumentHelp("Where to write (default: PATH with -minified.json).", valueName: "OUT"),
+        help: ArgumentHelp("Where to write (default: standard output, as migrate).", valueName: "OUT"),
         completion: .file(extensions: ["json"])
     )
     var output: String?
@@ -88,7 +90,7 @@ struct MinifyCommand: AsyncParsableCommand {
     var network: NetworkOptions
 
     func run() async throws {
-        let loaded = try ManifestRewriting.load(path)
+        let (loaded, original) = try await ManifestRewriting.load(path)
         guard let root = loaded.root else {
             throw CommandFailure(message: "\(path): error: the manifest has no document")
         }
@@ -100,26 +102,23 @@ struct MinifyCommand: AsyncParsableCommand {
         )
         let result = ManifestMinifier(options: options).minify(root)
         let console = CommandOutput.current
-        let target = output ?? Self.defaultOutput(for: path)
+        let target = output ?? "<stdout>"
         let originalBytes = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
         console.printError(
             "\(path): \(originalBytes) bytes; keys stripped: \(result.keyStrippedBytes) bytes; minified: \(result.text.utf8.count) bytes (scripts: \(result.scriptsMinified) minified, \(result.scriptsKept) kept as written)"
         )
         for dropped in result.droppedActions { console.printError("\(path): dropped \(dropped): no formats") }
         if !noVerify {
-            let original = RuleSet(loaded)
             let rewritten = try ManifestRewriting.reload(result.text, name: target)
             let report = try await ManifestRewriting.verify(original: original, rewritten: rewritten, network: network)
             console.printError("verified: \(report.summary)")
         }
-        try OutputFile.write(result.text, to: target)
-        console.printError("wrote \(target)")
-    }
-
-    static func defaultOutput(for path: String) -> String {
-        let url = URL(fileURLWithPath: path)
-        let stem = url.deletingPathExtension().lastPathComponent
-        return url.deletingLastPathComponent().appendingPathComponent("\(stem)-minified.json").path
+        if let output {
+            try OutputFile.write(result.text, to: output)
+            console.printError("wrote \(output)")
+        } else {
+            console.print(result.text, terminator: "")
+        }
     }
 }
 
@@ -161,7 +160,7 @@ struct MigrateCommand: AsyncParsableCommand {
 
     func run() async throws {
         let target = to.version
-        let loaded = try ManifestRewriting.load(path)
+        let (loaded, original) = try await ManifestRewriting.load(path)
         let console = CommandOutput.current
         let migrator = ManifestMigrator(to: target, unsupported: dropUnsupported ? .drop : .keep)
         let result = migrator.migrate(loaded)
@@ -172,7 +171,7 @@ struct MigrateCommand: AsyncParsableCommand {
         console.printError("\(path): \(result.sourceVersion) → \(target); \(result.warnings.count, "warning")")
         if !noVerify && !dropUnsupported {
             let report = try await ManifestRewriting.verify(
-                original: RuleSet(loaded),
+                original: original,
                 rewritten: rewritten,
                 network: network
             )

@@ -181,11 +181,12 @@ extension ServeCommand {
         }
     }
 
-    /// The `--choices` store, created when missing; one that cannot be used stops the command with its reason.
+    /// The `--choices` store, created when missing in a folder that exists; one that cannot be used stops the command
+    /// with its reason.
     static func openChoices(_ path: String) throws(CommandFailure) -> ChoicesStore {
         try ChooseCommand.requireStoreFileIfPresent(path)
         do {
-            return try ChoicesStore(path: path)
+            return try ChoicesStore(path: path, createsFolders: false)
         } catch {
             throw CommandFailure(error)
         }

@@ -53,9 +53,9 @@ struct SiteChoiceOptions: ParsableArguments {
         }
     }
 
-    /// Runs the one site option given, on the store at `storePath`; only remembering creates a missing store. Each
+    /// Runs the one site option given, on the store at `store`; only remembering creates a missing store. Each
     /// change is confirmed in one line (with `--json`, the choice stored or forgotten).
-    func run(storePath: String, json: Bool, network: NetworkOptions) async throws {
+    func run(store location: ChooseCommand.StoreLocation, json: Bool, network: NetworkOptions) async throws {
         let output = CommandOutput.current
         do {
             let scope: SiteScope = includeSubdomains ? .domain : .host
@@ -63,7 +63,7 @@ struct SiteChoiceOptions: ParsableArguments {
             let site = try (rememberSite ?? forgetSite).map { text throws(ChooserError) in
                 try SiteChoice.canonicalSite(text, scope: scope)
             }
-            let exists = FileManager.default.fileExists(atPath: storePath)
+            let exists = FileManager.default.fileExists(atPath: location.path)
             guard rememberSite != nil || exists else {
                 if sites {
                     return try json
@@ -76,7 +76,7 @@ struct SiteChoiceOptions: ParsableArguments {
             // An app the rules do not have is refused before the store is touched (one check with the server's).
             var known: App?
             if let app { known = try ChoicesStore.requireApp(app, in: try await rulesForApps(network: network)) }
-            let store = try ChoicesStore(path: storePath)
+            let store = try location.open()
             if sites {
                 let list = SiteChoiceList(sites: try store.siteChoices())
                 try json ? output.printJSON(list) : output.print(Self.table(list))

@@ -52,6 +52,11 @@ struct Switchyard: AsyncParsableCommand {
 
     private static func run(_ arguments: [String]) async -> Int32 {
         let output = CommandOutput.current
+        if arguments.first == "help", let unknown = unknownHelpTopic(Array(arguments.dropFirst())) {
+            // argument-parser prints the general help with status 0 for a topic it does not know.
+            output.printError("error: \(unknown)\n  See 'switchyard help' for the commands.")
+            return CommandFailure.badInput
+        }
         do {
             var command = try parseAsRoot(arguments)
             if var asyncCommand = command as? any AsyncParsableCommand {
@@ -88,10 +93,35 @@ struct Switchyard: AsyncParsableCommand {
     /// argument". Nil when the first argument is an option or a command.
     static func unknownCommand(_ arguments: [String]) -> String? {
         guard let first = arguments.first, !first.hasPrefix("-") else { return nil }
-        let names = Set(configuration.subcommands.map { $0._commandName } + ["help"])
-        guard !names.contains(first) else { return nil }
-        let suggestion = KeySuggestion.closest(to: first, among: names).map { "; did you mean '\($0)'?" }
-        return "unknown command '\(first)'"
+        return unknownSubcommand(first, of: Switchyard.self, also: ["help"])
+    }
+
+    /// `help TOPIC…` naming a command that does not exist, at any level (`help nope`, `help claims nope`), said as a
+    /// misspelt command is; nil when every name is a command.
+    static func unknownHelpTopic(_ names: [String]) -> String? {
+        var command: any ParsableCommand.Type = Switchyard.self
+        for name in names where !name.hasPrefix("-") {
+            if let unknown = unknownSubcommand(name, of: command) { return unknown }
+            guard let next = command.configuration.subcommands.first(where: { $0._commandName == name }) else {
+                return nil
+            }
+            command = next
+        }
+        return nil
+    }
+
+    /// `unknown command 'NAME'` with the closest of `command`'s subcommands (or all of them), or nil when it is one.
+    static func unknownSubcommand(
+        _ name: String,
+        of command: any ParsableCommand.Type,
+        also extra: [String] = []
+    ) -> String? {
+        let names = Set(command.configuration.subcommands.map { $0._commandName } + extra)
+        guard !names.contains(name) else { return nil }
+        guard !names.isEmpty else { return "unknown command '\(name.prefix(100))': \(command._commandName) has none" }
+        let scope = ObjectIdentifier(command) == ObjectIdentifier(Switchyard.self) ? "" : " of \(command._commandName)"
+        let suggestion = KeySuggestion.closest(to: name, among: names).map { "; did you mean '\($0)'?" }
+        return "unknown command '\(name.prefix(100))'\(scope)"
             + (suggestion ?? " (the commands: \(names.sorted().joined(separator: ", ")))")
     }
 

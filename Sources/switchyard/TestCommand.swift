@@ -75,7 +75,8 @@ struct TestCommand: AsyncParsableCommand {
             let seconds = (ContinuousClock.now - started) / .seconds(1)
             try OutputFile.write(
                 JUnitReport.xml(for: report, name: casesPath ?? rules.file ?? "manifest", durationSeconds: seconds),
-                to: junit
+                to: junit,
+                what: "JUnit report"
             )
         }
         if json {

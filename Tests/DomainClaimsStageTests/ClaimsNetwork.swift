@@ -31,8 +31,12 @@ enum ClaimsNetwork {
          "browsers": [{"identifier": "web", "name": "Web", "scheme": "web", "regex": "^https?://", "format": "web://$0"}]}
         """#
 
-    /// A resolver with the claims stage over `fetcher`, with `layer` over the rules when given.
-    static func resolver(fetcher: (any LinkFetching)?, layer: String? = nil) throws -> Resolver {
+    /// A resolver with the claims stage over `fetcher` and `manifest`'s rules, with `layer` over them when given.
+    static func resolver(
+        fetcher: (any LinkFetching)?,
+        layer: String? = nil,
+        manifest: String = manifest
+    ) throws -> Resolver {
         var rules = try RuleSet.load(manifest, file: "manifest.json", scriptChecker: nil)
         if let layer { rules = try rules.applying(layer: layer) }
         return Resolver(

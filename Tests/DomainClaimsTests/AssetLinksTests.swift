@@ -61,7 +61,9 @@ import WebLinks
         }
     }
 
-    @Test func readsIncludesThroughTheSourceBreadthFirstAndStopsAtTheLink() async throws {
+    /// Every include is read, breadth-first, even after the statement that links is found: an error further down is
+    /// part of the answer (Google's API reports it beside `linked`).
+    @Test func readsEveryIncludeThroughTheSourceBreadthFirst() async throws {
         let statement =
             #"{"relation":["delegate_permission/common.handle_all_urls"],"target":{"namespace":"android_app","package_name":"com.example","sha256_cert_fingerprints":["\#(Self.fingerprint)"]}}"#
         let source = CountingSource([
@@ -85,7 +87,7 @@ import WebLinks
         #expect(
             source.asked.withLock { $0 } == [
                 "https://example.com/.well-known/assetlinks.json", "https://example.com/a.json",
-                "https://example.com/b.json",
+                "https://example.com/b.json", "https://example.com/c.json",
             ]
         )
     }

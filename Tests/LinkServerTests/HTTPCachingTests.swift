@@ -121,10 +121,10 @@ import Testing
                 )
             )
             let onlyTheLink = try #require(try await Self.tag(server, "/v1/resolve?url=https://a.example/7"))
-            let decoded = try #require(try await Self.tag(server, "/v1/resolve?url=https://a.example/7&utm=x"))
+            let decoded = try #require(try await Self.tag(server, "/v1/resolve?url=https://a.example/7&clean=true"))
             #expect(onlyTheLink == decoded)
             let explained = try #require(try await Self.tag(server, "/v1/explain?url=https://a.example/7"))
-            #expect(try await Self.tag(server, "/v1/explain?url=https://a.example/7&utm=x") == explained)
+            #expect(try await Self.tag(server, "/v1/explain?url=https://a.example/7&clean=true") == explained)
         }
     }
 

@@ -5,7 +5,7 @@ import Testing
 /// `switchyard choose` in process: the installed apps that can perform an action, and the remembered default.
 @Suite struct ChooseCommandTests {
     static func choose(_ arguments: [String], store: String) async -> CommandOutcome {
-        await InProcessCommand.run(["choose", "--type", "maps", "--store", store] + arguments)
+        await InProcessCommand.run(["choose", "--type", "maps", "--choices", store] + arguments)
     }
 
     @Test func listsTheInstalledAppsWithTheirURLs() async throws {
@@ -50,7 +50,7 @@ import Testing
         let directory = try TemporaryDirectory()
         let catalog = try #require(SharedData.url("choosy")).path
         let output = await InProcessCommand.run([
-            "choose", "--catalog", catalog, "--store", directory.url.appendingPathComponent("c.sqlite").path,
+            "choose", "--catalog", catalog, "--choices", directory.url.appendingPathComponent("c.sqlite").path,
             "--type", "twitter", "--action", "show_profile", "--param", "profile_screenname=Karl&Fog",
             "--installed", "echofon", "--json",
         ])
@@ -65,7 +65,7 @@ import Testing
     @Test func aWholeLinkPlaceholderGivesAnOpenableLink() async throws {
         let directory = try TemporaryDirectory()
         let output = await InProcessCommand.run([
-            "choose", "--store", directory.url.appendingPathComponent("c.sqlite").path, "--type", "browser",
+            "choose", "--choices", directory.url.appendingPathComponent("c.sqlite").path, "--type", "browser",
             "--action", "browse", "--param", "url=HTTPS://Example.COM/a b?q=1&r=2", "--installed", "safari", "--json",
         ])
         #expect(output.status == 0, "\(output.stderr)")
@@ -92,7 +92,7 @@ import Testing
         let directory = try TemporaryDirectory()
         let output = await InProcessCommand.run([
             "choose", "--type", "twitter", "--set-default", "tweetbot", "--installed", "tweetbot,twitter",
-            "--store", directory.url.appendingPathComponent("c.sqlite").path,
+            "--choices", directory.url.appendingPathComponent("c.sqlite").path,
         ])
         #expect(output.status == 2)
         #expect(
@@ -222,7 +222,7 @@ import Testing
     func parametersAreCheckedByName(arguments: [String], error: String) async throws {
         let directory = try TemporaryDirectory()
         let output = await InProcessCommand.run(
-            ["choose", "--store", directory.url.appendingPathComponent("c.sqlite").path] + arguments
+            ["choose", "--choices", directory.url.appendingPathComponent("c.sqlite").path] + arguments
         )
         #expect(output.status == 2, "\(output.stdout)")
         #expect(output.stderrLines == [error])

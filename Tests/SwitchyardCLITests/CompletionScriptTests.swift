@@ -41,7 +41,7 @@ import Testing
         Case(command: "choose", argument: "--catalog", completion: folders),
         Case(
             command: "choose",
-            argument: "--store",
+            argument: "--choices",
             completion: "__switchyard_add_completions -o plusdirs -fX '!*.@(sqlite)'"
         ),
     ]

@@ -140,8 +140,8 @@ import Testing
     @Test func explainTakesEveryOptionOfResolveThatChangesTheAnswer() async {
         let resolve = Self.options(await InProcessCommand.run(["resolve", "--help"]).stdout)
         let explain = Self.options(await InProcessCommand.run(["explain", "--help"]).stdout)
-        // Output and input shapes only: a batch of lines, and JSON instead of a table.
-        let notAnswer: Set<String> = ["--batch", "--json"]
+        // Output and input shapes only: a batch of lines, JSON instead of a table, only the first URL.
+        let notAnswer: Set<String> = ["--batch", "--json", "--first", "--url-only"]
         #expect(resolve.isSuperset(of: ["--installed", "--platform", "--source-app", "--timeout", "--no-clean"]))
         #expect(resolve.subtracting(notAnswer).subtracting(explain).isEmpty, "\(resolve.subtracting(explain))")
     }

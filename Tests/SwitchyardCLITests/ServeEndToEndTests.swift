@@ -72,6 +72,10 @@ import FoundationNetworking
         #expect(health == 200)
         server.stop()
         #expect(server.process.terminationReason == .exit)
+        #expect(server.process.terminationStatus == 0)
+        // The end of the run is in the log, as its start is.
+        let log = String(decoding: server.log.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(log.split(separator: "\n").last?.contains("stopped") == true, "\(log)")
     }
 
     @Test(

@@ -171,7 +171,7 @@ import Testing
         #expect(missing.status == 2)
         #expect(missing.stderrLines.first?.hasPrefix("\(elsewhere): error: ") == true, "\(missing.stderr)")
         #expect(!FileManager.default.fileExists(atPath: elsewhere))
-        let remember = await setup.choose(["--store", elsewhere, "--remember-site", "example.com", "--app", "alpha"])
+        let remember = await setup.choose(["--choices", elsewhere, "--remember-site", "example.com", "--app", "alpha"])
         #expect(remember.status == 0, "\(remember.stderr)")
         let chosen = await setup.resolve(["--choices", elsewhere, "--json", "https://example.com/"])
         #expect(try Self.preferred(try Self.object(chosen.stdout)).keys.sorted() == ["alpha"])

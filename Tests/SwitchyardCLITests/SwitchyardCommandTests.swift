@@ -28,7 +28,7 @@ import Testing
         ["explain", "--offline", "--json", "https://twitter.com/jack"],
         ["test", "--json"],
         ["lint", "--json"],
-        ["choose", "--type", "maps", "--action", "search", "--param", "query=x", "--json", "--store", "STORE"],
+        ["choose", "--type", "maps", "--action", "search", "--param", "query=x", "--json", "--choices", "STORE"],
         ["xcallback", "parse", "bear://x-callback-url/create?title=a", "--json"],
         ["bench", "--json", "--generated", "20", "--naive-repetitions", "1", "--compiled-repetitions", "1"],
     ])

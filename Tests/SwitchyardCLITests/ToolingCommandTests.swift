@@ -159,8 +159,8 @@ import FoundationXML
         )
     }
 
-    /// `-o` goes through Foundation's atomic write: a failure names the path and says why in the tool's words, and
-    /// leaves nothing behind.
+    /// `-o` goes through the one writer (UserFile.write): a failure names the path and says why in the tool's words,
+    /// and leaves nothing behind.
     @Test func outputThatCannotBeWrittenIsNamedWithTheReason() async throws {
         let directory = try TemporaryDirectory()
         let path = try directory.write(
@@ -171,12 +171,15 @@ import FoundationXML
         let intoMissing = await InProcessCommand.run(["migrate", path, "--to", "v3", "--no-verify", "-o", missing])
         #expect(intoMissing.status == 2)
         #expect(intoMissing.stdout.isEmpty)
-        #expect(intoMissing.stderrLines.last == "\(missing): error: cannot write the file: its folder does not exist")
+        #expect(
+            intoMissing.stderrLines.last
+                == "\(missing): error: the output file cannot be written: its folder does not exist"
+        )
         let folder = directory.url.appendingPathComponent("folder")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: false)
         let ontoFolder = await InProcessCommand.run(["migrate", path, "--to", "v3", "--no-verify", "-o", folder.path])
         #expect(ontoFolder.status == 2)
-        #expect(ontoFolder.stderrLines.last == "\(folder.path): error: cannot write the file: it is a folder")
+        #expect(ontoFolder.stderrLines.last == "\(folder.path): error: the output file is a directory, not a file")
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).isEmpty)
         #expect(
             try FileManager.default.contentsOfDirectory(atPath: directory.url.path).sorted() == [
@@ -222,7 +225,7 @@ import FoundationXML
         #expect(parser.parse())
         let xml = try String(contentsOf: junit, encoding: .utf8)
         #expect(xml.components(separatedBy: "<testcase ").count - 1 == 2)
-        #expect(xml.contains(#"<failure message="the regex does not match the input""#))
+        #expect(xml.contains(#"<failure message="the regex does not match the input: a stale test"#))
         // Not a terminal: no progress line.
         #expect(!output.stderr.contains("["))
     }

@@ -103,6 +103,18 @@ extension ClaimsConformanceCases {
                 "match",
                 components: #"[{"/":"buy/*"}]"#
             ),
+            aasa(
+                "a run of leading slashes reads as one",
+                "https://example.com/abc",
+                "match",
+                components: #"[{"/":"//abc"}]"#
+            ),
+            aasa(
+                "three leading slashes before a wildcard read as one",
+                "https://example.com/buy/42",
+                "match",
+                components: #"[{"/":"///buy/*"}]"#
+            ),
             aasa("* alone matches every path", "https://example.com/", "match", components: #"[{"/":"*"}]"#),
             aasa(
                 "a slash is never added to the URL",

@@ -43,22 +43,46 @@ extension ClaimsConformanceCases {
                 outcome: "success",
                 linked: true
             ),
+            // What goes wrong is said beside the answer: an invalid statement or a failed include makes the outcome a
+            // fetch error, and `linked` still says what the valid statements say.
             links(
-                "a malformed statement is skipped, the others kept",
+                "a malformed statement is skipped, the others kept, and the error said",
                 files: #""\#(wellKnown)":"[{\"relation\":\"not-a-list\"},42,\#(appStatement())]""#,
-                outcome: "success",
+                outcome: "fetch_error",
                 linked: true
             ),
             links(
-                "a malformed fingerprint drops only itself",
+                "a malformed fingerprint drops only itself, and the error is said",
                 files: #""\#(wellKnown)":"[\#(appStatement(fingerprints: ["AA:BB", fingerprint]))]""#,
-                outcome: "success",
+                outcome: "fetch_error",
                 linked: true
             ),
             links(
                 "a lower-case fingerprint in the file is malformed",
                 files: #""\#(wellKnown)":"[\#(appStatement(fingerprints: [fingerprint.lowercased()]))]""#,
-                outcome: "success",
+                outcome: "fetch_error",
+                linked: false
+            ),
+            links(
+                "an android_app target without a fingerprint is invalid, beside a valid statement",
+                files:
+                    #""\#(wellKnown)":"[{\"relation\":[\"\#(handleAll)\"],\"target\":{\"namespace\":\"android_app\",\"package_name\":\"com.other\"}},\#(appStatement())]""#,
+                outcome: "fetch_error",
+                linked: true
+            ),
+            links(
+                "an invalid relation in a statement is an error, its valid one still links",
+                files:
+                    #""\#(wellKnown)":"[{\"relation\":[\"Bad Relation\",\"\#(handleAll)\"],\"target\":{\"namespace\":\"android_app\",\"package_name\":\"com.example\",\"sha256_cert_fingerprints\":[\"\#(fingerprint)\"]}}]""#,
+                outcome: "fetch_error",
+                linked: true
+            ),
+            links(
+                "a web target whose site has a path is an invalid statement",
+                files:
+                    #""\#(wellKnown)":"[{\"relation\":[\"\#(handleAll)\"],\"target\":{\"namespace\":\"web\",\"site\":\"https://other.example/path\"}}]""#,
+                target: web,
+                outcome: "fetch_error",
                 linked: false
             ),
             links("an empty list links nothing", files: #""\#(wellKnown)":"[]""#, outcome: "success", linked: false),
@@ -109,25 +133,43 @@ extension ClaimsConformanceCases {
             // Includes.
             links("an include is read", files: chain(1), outcome: "success", linked: true),
             links("includes five deep are read", files: chain(5), outcome: "success", linked: true),
-            links("an include six deep is dropped", files: chain(6), outcome: "success", linked: false),
             links(
-                "a missing include drops only itself",
+                "an include six deep is dropped, and that is said",
+                files: chain(6),
+                outcome: "fetch_error",
+                linked: false
+            ),
+            links(
+                "a missing include drops only itself, and that is said",
                 files: #""\#(wellKnown)":"[\#(include("https://example.com/gone.json")),\#(appStatement())]""#,
-                outcome: "success",
+                outcome: "fetch_error",
                 linked: true
             ),
             links(
-                "a broken include is no failure",
+                "a missing include after the linking statement is said too",
+                files: #""\#(wellKnown)":"[\#(appStatement()),\#(include("https://example.com/gone.json"))]""#,
+                outcome: "fetch_error",
+                linked: true
+            ),
+            links(
+                "a broken include drops only itself, and that is said",
                 files:
                     #""\#(wellKnown)":"[\#(include("https://example.com/bad.json"))]","https://example.com/bad.json":"nope""#,
-                outcome: "success",
+                outcome: "fetch_error",
                 linked: false
+            ),
+            links(
+                "an invalid statement in an include is said",
+                files:
+                    #""\#(wellKnown)":"[\#(include("https://example.com/1.json")),\#(appStatement())]","https://example.com/1.json":"[42]""#,
+                outcome: "fetch_error",
+                linked: true
             ),
             links(
                 "an https list may not include an http one",
                 files:
                     #""\#(wellKnown)":"[\#(include("http://example.com/list.json"))]","http://example.com/list.json":"[\#(appStatement())]""#,
-                outcome: "success",
+                outcome: "fetch_error",
                 linked: false
             ),
             links(
@@ -193,6 +235,36 @@ extension ClaimsConformanceCases {
                 "an unknown namespace",
                 files: list,
                 target: #"{"namespace":"ios_app","package_name":"com.example"}"#,
+                outcome: "query_parsing_error",
+                linked: false
+            ),
+            links(
+                "a source with surrounding white space",
+                files: list,
+                source: " https://example.com",
+                outcome: "query_parsing_error",
+                linked: false
+            ),
+            links(
+                "a package name with surrounding white space",
+                files: list,
+                target:
+                    #"{"namespace":"android_app","package_name":" com.example ","sha256_cert_fingerprint":"\#(fingerprint)"}"#,
+                outcome: "query_parsing_error",
+                linked: false
+            ),
+            links(
+                "a web target whose site has a path",
+                files:
+                    #""\#(wellKnown)":"[{\"relation\":[\"\#(handleAll)\"],\"target\":{\"namespace\":\"web\",\"site\":\"https://other.example\"}}]""#,
+                target: #"{"namespace":"web","site":"https://other.example/path"}"#,
+                outcome: "query_parsing_error",
+                linked: false
+            ),
+            links(
+                "a web target with surrounding white space",
+                files: list,
+                target: #"{"namespace":"web","site":"https://other.example "}"#,
                 outcome: "query_parsing_error",
                 linked: false
             ),

@@ -101,7 +101,8 @@ function renderSteps(resolution) {
     steps.append(el("p", { class: "step claims-file" }, `Claims: ${file.url} (${file.kind}): ${what}`));
     for (const claim of file.claims) {
       const app = claim.manifestApp ? `${claim.app} (${claim.manifestApp})` : claim.app;
-      steps.append(el("p", { class: "step claim" }, `↳ ${app}: ${claim.outcome}${claim.rule ? ` by ${claim.rule}` : ""}`));
+      const listed = claim.notListed ? ` (not listed: ${claim.notListed})` : "";
+      steps.append(el("p", { class: "step claim" }, `↳ ${app}: ${claim.outcome}${claim.rule ? ` by ${claim.rule}` : ""}${listed}`));
     }
     for (const note of file.notes) steps.append(el("p", { class: "step claim-note" }, `↳ note: ${note}`));
   }
@@ -224,9 +225,21 @@ $("#choose-type").addEventListener("change", fillChooser);
 $("#choose-form").addEventListener("submit", (event) => { event.preventDefault(); choose(); });
 $("#failures-only").addEventListener("change", () => loadTests());
 
+// Which rules the server resolves with (/healthz names the manifest by its file name, a URL, or bundled:FILE for the bundled rules).
+async function showRules() {
+  try {
+    const health = await getJSON("/healthz");
+    const rules = health.rules.startsWith("bundled") ? "Switchyard's bundled rules" : health.rules;
+    $("#rules").textContent = visible(`Rules: ${rules} (generation ${health.generation})`);
+  } catch (failure) {
+    $("#rules").textContent = visible(`Rules: unknown (${failure.message})`);
+  }
+}
+
 // ?url=…&platform=…&installed=a,b fills the form and resolves at once (handy for sharing, and how the browser test
 // drives the page); #tests or #chooser opens that tab.
 async function start() {
+  showRules();
   const query = new URLSearchParams(location.search);
   if (query.get("platform")) $("#platform").value = query.get("platform");
   try {

@@ -8,12 +8,14 @@ import Musl
 import Darwin
 #endif
 
-/// The one place that opens a file or folder a user named (a manifest, a batch of links, a corpus, a fixtures
-/// folder): it says why one cannot be used in a few plain words (``UserFileError``), never with Foundation's error
-/// text, and reads with the system's calls, so a folder, a device or a file that vanishes never traps.
+/// The one place that opens, writes or creates a file or folder a user named (a manifest, a batch of links, a corpus,
+/// a fixtures folder, an output file): it says why one cannot be used in a few plain words (``UserFileError``), never
+/// with Foundation's error text, and reads and writes with the system's calls, so a folder, a device or a file that
+/// vanishes never traps.
 ///
 /// Regular files and pipes (a FIFO, `<(command)`) are read; folders, devices and sockets are refused before they are
-/// opened.
+/// opened. Writing (``write(_:to:)-(Data,_)``) replaces a regular file atomically, keeping its mode, follows a
+/// symbolic link to its target, writes through a device, FIFO or socket, and refuses a folder.
 public enum UserFile {
     /// The whole content of the file at `path`, at most `maximumBytes` (more is ``UserFileError/Reason/tooLarge(_:limit:)``);
     /// `allowsEmpty` false refuses an empty file.
@@ -159,6 +161,18 @@ public struct UserFileError: Error, Sendable, Equatable {
         case tooLarge(Int, limit: Int)
         /// The system refused in another way (its own words).
         case failed(String)
+        /// A file to write whose folder does not exist.
+        case folderDoesNotExist
+        /// A path with a file where a folder must be (`out.json/x`).
+        case pathThroughFile
+        /// The user may not write it (or create a file in its folder).
+        case notWritable
+        /// It is on a file system mounted read-only.
+        case readOnly
+        /// The disk (or the user's quota) is full.
+        case diskFull
+        /// Writing failed in another way (the system's own words).
+        case notWritten(String)
 
         /// The predicate: `is a directory`, `does not exist` …
         public var description: String {
@@ -171,6 +185,12 @@ public struct UserFileError: Error, Sendable, Equatable {
             case .empty: "is empty"
             case .tooLarge(let count, let limit): "has more than \(limit) bytes (at least \(count))"
             case .failed(let text): "cannot be read (\(text))"
+            case .folderDoesNotExist: "cannot be written: its folder does not exist"
+            case .pathThroughFile: "cannot be written: part of its path is a file, not a folder"
+            case .notWritable: "cannot be written: no permission"
+            case .readOnly: "cannot be written: the file system is read-only"
+            case .diskFull: "cannot be written: the disk is full"
+            case .notWritten(let text): "cannot be written (\(text))"
             }
         }
     }
