@@ -33,6 +33,7 @@ let package = Package(
         .executable(name: "switchyard", targets: ["switchyard"]),
         .library(name: "WebLinks", targets: ["WebLinks"]),
         .library(name: "LinkRules", targets: ["LinkRules"]),
+        .library(name: "LinkWrappers", targets: ["LinkWrappers"]),
         .library(name: "LinkMatching", targets: ["LinkMatching"]),
         .library(name: "BundledRules", targets: ["BundledRules"]),
         .library(name: "LinkResolver", targets: ["LinkResolver"]),
@@ -76,6 +77,13 @@ let package = Package(
         // ICU's C regex API inside the toolchain's lib_FoundationICU (Linux); Apple platforms keep NSRegularExpression.
         .systemLibrary(name: "CICU"),
         .target(name: "WebLinks"),
+        // The link wrappers of mail gateways and "you are leaving" pages, decoded offline from a catalog kept as data,
+        // and the refresh steps (the Refresh header, <meta http-equiv="refresh">): WebLinks only, so an app embeds it.
+        .target(
+            name: "LinkWrappers",
+            dependencies: ["WebLinks"],
+            resources: [.copy("Resources/link-wrappers.json"), .copy("Resources/html-character-references.json")]
+        ),
         .target(name: "LinkRules", dependencies: ["WebLinks"]),
         .target(name: "XCallbackURL"),
         .target(name: "DeeplinkTemplates"),
@@ -224,6 +232,7 @@ let package = Package(
         ),
         .testTarget(name: "LinkRulesTests", dependencies: ["LinkRules", "SwitchyardTestSupport"]),
         .testTarget(name: "WebLinksTests", dependencies: ["WebLinks", "SwitchyardTestSupport"]),
+        .testTarget(name: "LinkWrappersTests", dependencies: ["LinkWrappers", "WebLinks", "SwitchyardTestSupport"]),
         .testTarget(
             name: "LinkMatchingTests",
             dependencies: [
