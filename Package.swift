@@ -84,7 +84,8 @@ let package = Package(
             dependencies: ["WebLinks"],
             resources: [.copy("Resources/link-wrappers.json"), .copy("Resources/html-character-references.json")]
         ),
-        .target(name: "LinkRules", dependencies: ["WebLinks"]),
+        // The manifest and the user layer as data; a user layer's own link wrappers are read by LinkWrappers' reader.
+        .target(name: "LinkRules", dependencies: ["WebLinks", "LinkWrappers"]),
         .target(name: "XCallbackURL"),
         .target(name: "DeeplinkTemplates"),
         // Apple's app-site-association and Google's Digital Asset Links: reading, deciding, linting. No network:
@@ -97,7 +98,8 @@ let package = Package(
         .target(
             name: "LinkMatching",
             dependencies: [
-                "LinkRules", "WebLinks", httpTypes, .target(name: "CICU", condition: .when(platforms: [.linux])),
+                "LinkRules", "LinkWrappers", "WebLinks", httpTypes,
+                .target(name: "CICU", condition: .when(platforms: [.linux])),
             ]
         ),
         // Switchyard's own rule set as a resource: light (the matcher only), so an app that lists openings gets the rules
@@ -230,13 +232,14 @@ let package = Package(
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),
-        .testTarget(name: "LinkRulesTests", dependencies: ["LinkRules", "SwitchyardTestSupport"]),
+        .testTarget(name: "LinkRulesTests", dependencies: ["LinkRules", "LinkWrappers", "SwitchyardTestSupport"]),
         .testTarget(name: "WebLinksTests", dependencies: ["WebLinks", "SwitchyardTestSupport"]),
         .testTarget(name: "LinkWrappersTests", dependencies: ["LinkWrappers", "WebLinks", "SwitchyardTestSupport"]),
         .testTarget(
             name: "LinkMatchingTests",
             dependencies: [
-                "LinkMatching", "BundledRules", "WebLinks", "SwitchyardBenchmarks", "SwitchyardTestSupport", httpTypes,
+                "LinkMatching", "BundledRules", "LinkWrappers", "WebLinks", "SwitchyardBenchmarks",
+                "SwitchyardTestSupport", httpTypes,
             ]
         ),
         .testTarget(

@@ -1,12 +1,13 @@
 import Foundation
+import WebLinks
 
 /// The decodings wrappers use for the text they carry: query parameters as `application/x-www-form-urlencoded` (the
 /// WHATWG URL Standard's reading, which `URLSearchParams` and servers share), percent-decoding once, and base64.
 enum FormDecoding {
-    /// The value of the first query parameter called `name` in a link's canonical text, form-decoded: the query (after
+    /// The bytes of the first query parameter called `name` in a link's canonical text, form-decoded: the query (after
     /// the first `?`, before the `#`) split on `&`, each pair's name and value split at its first `=`, both with `+`
     /// read as a space and `%XX` decoded once; names are compared decoded. Nil when no parameter has the name.
-    static func queryValue(named name: String, in link: String) -> String? {
+    static func queryValue(named name: String, in link: String) -> [UInt8]? {
         guard let question = link.utf8.firstIndex(of: UInt8(ascii: "?")) else { return nil }
         var query = link.utf8[link.utf8.index(after: question)...]
         if let hash = query.firstIndex(of: UInt8(ascii: "#")) { query = query[..<hash] }
@@ -19,7 +20,7 @@ enum FormDecoding {
                 continue
             }
             let value = equals.map { pair[pair.index(after: $0)...] } ?? pair[pair.endIndex...]
-            return text(decoded(value, plusAsSpace: true))
+            return decoded(value, plusAsSpace: true)
         }
         return nil
     }
@@ -34,7 +35,7 @@ enum FormDecoding {
             let byte = bytes[index]
             let next = bytes.index(after: index)
             if byte == UInt8(ascii: "%"), next != bytes.endIndex, bytes.index(after: next) != bytes.endIndex,
-                let high = hexValue(bytes[next]), let low = hexValue(bytes[bytes.index(after: next)])
+                let high = HexDigit.value(bytes[next]), let low = HexDigit.value(bytes[bytes.index(after: next)])
             {
                 output.append(high << 4 | low)
                 index = bytes.index(after: bytes.index(after: next))
@@ -46,23 +47,9 @@ enum FormDecoding {
         return output
     }
 
-    /// UTF-8 bytes as text, each invalid sequence replaced by U+FFFD (the URL Standard's "UTF-8 decode without BOM").
-    static func text(_ bytes: [UInt8]) -> String {
-        String(decoding: bytes, as: UTF8.self)
-    }
-
     /// UTF-8 bytes as text, or nil when they are not valid UTF-8.
     static func validText(_ bytes: [UInt8]) -> String? {
         String(validating: bytes, as: UTF8.self)
-    }
-
-    static func hexValue(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
-        default: nil
-        }
     }
 
     /// The bytes of base64 text, padding optional: the standard alphabet (`+`, `/`) or, with `urlSafe`, the URL and

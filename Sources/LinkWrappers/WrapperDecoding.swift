@@ -63,8 +63,8 @@ public enum WrapperDecodingOutcome: Sendable, Equatable {
 }
 
 extension WrapperDecoding {
-    /// Decodes `link`; a result longer than `maximumLength` UTF-8 bytes, or one the link parser refuses, is
-    /// malformed.
+    /// Decodes `link`; a result that is not UTF-8, longer than `maximumLength` UTF-8 bytes, or one the link parser
+    /// refuses, is malformed.
     func decode(_ link: Link, path: Substring, maximumLength: Int) -> WrapperDecodingOutcome {
         switch self {
         case .opaque:
@@ -84,10 +84,10 @@ extension WrapperDecoding {
             guard let value = FormDecoding.queryValue(named: name, in: link.text), !value.isEmpty else {
                 return .absent
             }
-            let substituted = value.utf8.map {
+            let substituted = value.map {
                 $0 == UInt8(ascii: "-") ? UInt8(ascii: "%") : $0 == UInt8(ascii: "_") ? UInt8(ascii: "/") : $0
             }
-            let decoded = FormDecoding.text(FormDecoding.decoded(substituted, plusAsSpace: false))
+            let decoded = FormDecoding.decoded(substituted, plusAsSpace: false)
             return Self.link(decoded, what: "the value of \"\(name)\", decoded,", maximumLength: maximumLength)
         case .proofpointV3:
             // The link starts after the first `__` of the path (`/v3/__`).
@@ -105,26 +105,35 @@ extension WrapperDecoding {
         case .lastPathSegment:
             let segment = path.utf8.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false).last ?? []
             guard !segment.isEmpty else { return .absent }
-            let decoded = FormDecoding.text(FormDecoding.decoded(segment, plusAsSpace: false))
+            let decoded = FormDecoding.decoded(segment, plusAsSpace: false)
             return Self.link(decoded, what: "its last path segment, decoded,", maximumLength: maximumLength)
         case .base64(let name):
             guard let value = FormDecoding.queryValue(named: name, in: link.text), !value.isEmpty else {
                 return .absent
             }
             // Base64 has no spaces: a space is a `+` that the query's form-decoding read as one.
-            let text = String(value.map { $0 == " " ? "+" : $0 })
+            let text = String(decoding: value.map { $0 == UInt8(ascii: " ") ? UInt8(ascii: "+") : $0 }, as: UTF8.self)
             guard let bytes = FormDecoding.base64(text, urlSafe: false) else {
                 return .malformed("the value of \"\(name)\", \"\(ProofpointV3.preview(text))\", is not base64")
             }
-            guard let decoded = FormDecoding.validText(bytes) else {
+            guard FormDecoding.validText(bytes) != nil else {
                 return .malformed("the value of \"\(name)\" decodes from base64 to bytes that are not UTF-8")
             }
             return Self.link(
-                decoded,
+                bytes,
                 what: "the value of \"\(name)\", decoded from base64,",
                 maximumLength: maximumLength
             )
         }
+    }
+
+    /// Decoded bytes as the next link: valid UTF-8 the link parser accepts, or why they are not one. (A wrapper that
+    /// wrote a link's bytes in another encoding: U+FFFD in their place would make another link.)
+    private static func link(_ bytes: [UInt8], what: String, maximumLength: Int) -> WrapperDecodingOutcome {
+        guard let text = FormDecoding.validText(bytes) else {
+            return .malformed("\(what) is not valid UTF-8 once percent-decoded")
+        }
+        return link(text, what: what, maximumLength: maximumLength)
     }
 
     /// `text` as the next link, or why it is not one.

@@ -51,7 +51,7 @@ public struct WrapperHostPattern: Sendable, Hashable, CustomStringConvertible {
         let lowered = text.lowercased()
         if lowered.isEmpty { return "a host pattern cannot be empty: write a host such as \"urldefense.com\"" }
         if lowered.contains("://") || lowered.contains("/") {
-            return "a host pattern is a host, not a URL or a path: write \"urldefense.com\""
+            return "a host pattern is a host, not a URL or a path: write the host alone, as in \"urldefense.com\""
         }
         let parts = lowered.split(separator: ".", omittingEmptySubsequences: false)
         var literals = 0

@@ -70,7 +70,7 @@ import WebLinks
         (
             #"{"id": "x", "name": "X", "hosts": ["https://x.example/"], "paths": ["/"], "decode": "opaque"}"#,
             "E_PATTERN", "/wrappers/0/hosts/0",
-            "a host pattern is a host, not a URL or a path: write \"urldefense.com\""
+            "a host pattern is a host, not a URL or a path: write the host alone, as in \"urldefense.com\""
         ),
         (
             #"{"id": "x", "name": "X", "hosts": ["a.*.example"], "paths": ["/"], "decode": "opaque"}"#,

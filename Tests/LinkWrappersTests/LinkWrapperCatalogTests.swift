@@ -301,6 +301,15 @@ import WebLinks
         ),
         ("https://urldefense.com/v2/url?u=not-2Da-2Dlink&d=x", "proofpoint-v2", "\"not-a-link\" is not a web link"),
         ("https://secure-web.cisco.com/token/notalink", "cisco", "is not a web link"),
+        (
+            "https://secure-web.cisco.com/token/https%3A%2F%2Fa.example%2F%C3%28", "cisco",
+            "is not valid UTF-8 once percent-decoded"
+        ),
+        (
+            "https://eur01.safelinks.protection.outlook.com/?url=https%3A%2F%2Fa.example%2F%FF", "safelinks",
+            "the value of \"url\" is not valid UTF-8"
+        ),
+        ("https://urldefense.com/v2/url?u=https-3A__a.example_-FF&d=x", "proofpoint-v2", "is not valid UTF-8"),
         ("https://www.google.com/url?q=hello&url=world", "google", "the value of \"q\" \"hello\" is not a web link"),
     ]
 
