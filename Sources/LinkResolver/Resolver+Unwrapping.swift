@@ -27,8 +27,8 @@ extension Resolver {
     /// catalog decodes exactly by name instead); cleaning the wrapper link would only strip the gateway's own
     /// parameters. A redirect rule's target, and the link every HTTP redirect leads to, are decoded again.
     func unwrapAndMatch(_ link: Link, headers: HTTPFields?, _ run: inout Run) -> Stage {
-        var cleaningSteps: [UnwrapStep] = []
-        let link = clean(decodeWrappers(link, steps: &cleaningSteps, &run), steps: &cleaningSteps, &run)
+        var before: [UnwrapStep] = []
+        let link = clean(decodeWrappers(link, steps: &before, &run), steps: &before, &run)
         var unwrapped = rules.unwrap(
             link,
             sourceApp: run.request.match.sourceApp,
@@ -41,7 +41,7 @@ extension Resolver {
             unwrapped.link = clean(decodeWrappers(unwrapped.link, steps: &after, &run), steps: &after, &run)
             unwrapped.steps += after
         }
-        if !cleaningSteps.isEmpty { unwrapped.steps = cleaningSteps + unwrapped.steps }
+        if !before.isEmpty { unwrapped.steps = before + unwrapped.steps }
         let matched = rules.match(
             unwrapped.link,
             options: run.request.matchOptions(headers: headers),

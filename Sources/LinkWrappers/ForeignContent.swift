@@ -25,7 +25,7 @@ struct ForeignContent {
                 return true
             }
             let root = stack.last { $0 == "svg" || $0 == "math" } ?? "svg"
-            let encoding = attributes["encoding"]?.lowercased()
+            let encoding = attributes["encoding"].map(Refresh.asciiLowercased)
             let isIntegrationPoint =
                 root == "svg"
                 ? ["foreignobject", "desc", "title"].contains(name)

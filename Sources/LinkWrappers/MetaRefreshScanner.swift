@@ -62,7 +62,7 @@ public enum MetaRefreshScanner {
     /// A meta element's refresh: `http-equiv` is `refresh` (without regard to ASCII case), `content` is there and not
     /// empty, and the steps accept it.
     static func refresh(of attributes: [String: String], page: Link) -> Refresh? {
-        guard let equiv = attributes["http-equiv"], equiv.lowercased() == "refresh",
+        guard let equiv = attributes["http-equiv"], Refresh.asciiLowercased(equiv) == "refresh",
             let content = attributes["content"], !content.isEmpty
         else { return nil }
         return Refresh.parse(content, page: page)

@@ -125,6 +125,12 @@ public struct Refresh: Sendable, Equatable {
         }
     }
 
+    /// `text` with ASCII upper-case letters lower-cased and nothing else changed: the HTML and URL Standards' "ASCII
+    /// case-insensitive" comparisons (Unicode lower-casing maps other characters too, such as the Kelvin sign to `k`).
+    static func asciiLowercased(_ text: some StringProtocol) -> String {
+        String(String.UnicodeScalarView(text.unicodeScalars.map(lowered)))
+    }
+
     static func isASCIIWhitespace(_ scalar: Unicode.Scalar) -> Bool {
         scalar == " " || scalar == "\t" || scalar == "\n" || scalar == "\u{0C}" || scalar == "\r"
     }
@@ -133,7 +139,7 @@ public struct Refresh: Sendable, Equatable {
         ("0"..."9").contains(scalar)
     }
 
-    private static func lowered(_ scalar: Unicode.Scalar) -> Unicode.Scalar {
+    static func lowered(_ scalar: Unicode.Scalar) -> Unicode.Scalar {
         ("A"..."Z").contains(scalar) ? Unicode.Scalar(scalar.value + 32)! : scalar
     }
 }

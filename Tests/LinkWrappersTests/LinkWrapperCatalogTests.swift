@@ -34,6 +34,15 @@ import WebLinks
             "safelinks", "https://example.com/a?b=1&c=2"
         ),
         ("https://gcc02.safelinks.protection.office365.us/?url=\(encodedInner)&data=x", "safelinks", inner),
+        // The form of documents' links, and a query copied out of HTML with its ampersands escaped.
+        (
+            "https://nam12.safelinks.protection.outlook.com/ap/w-59584e83/?url=\(encodedInner)&data=x", "safelinks",
+            inner
+        ),
+        (
+            "https://na01.safelinks.protection.outlook.com/?url=\(encodedInner)&amp;data=02%7C01&amp;reserved=0",
+            "safelinks", inner
+        ),
         // Form decoding: `+` is a space, `%2B` a plus; lower-case escapes.
         (
             "https://eur01.safelinks.protection.outlook.com/?url=https%3a%2f%2fexample.com%2fsearch%3fq%3da%2Bb",
@@ -129,6 +138,16 @@ import WebLinks
         // Symantec, Trellix.
         ("https://clicktime.symantec.com/3KtDoo7ofpS9aE8N5Ek7JmZ7Vc?u=\(encodedInner)", "symantec", inner),
         ("https://protect2.fireeye.com/v1/url?k=abc-def&q=ghi&e=jkl&u=\(encodedInner)", "trellix", inner),
+        ("https://protect2.fireeye.com/url?k=abc-def&u=\(encodedInner)", "trellix", inner),
+        // Proofpoint's v1 and v3 as other decoders' tests have them: `&amp;` separators, a port, a run of bytes.
+        (
+            "https://urldefense.proofpoint.com/v1/url?u=http://www.bouncycastle.org/&amp;k=oIvRg1%2BdGAgOoM1BIlLLqw%3D%3D%0A&amp;r=IKM5u8&amp;m=Ww6&amp;s=d358",
+            "proofpoint-v1", "http://www.bouncycastle.org/"
+        ),
+        (
+            "https://urldefense.com/v3/__https://google.com:443/search?q=a*test&gs=ps__;Kw!-612Flbf0JvQ3kNJkRi5Jg!Ue6tQudNKaShHg93trcdjqDP8se2ySE65jyCIe2K1D_uNjZ1Lnf6YLQERujngZv9UWf66ujQIQ$",
+            "proofpoint-v3", "https://google.com/search?q=a+test&gs=ps"
+        ),
         // Google: `q`, else `url` (a search result's link has `q=` empty); country domains.
         (
             "https://www.google.com/url?q=https://twitter.com/jack/status/20&sa=D&source=editors&ust=1&usg=AOv",

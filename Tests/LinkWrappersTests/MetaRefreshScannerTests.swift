@@ -145,6 +145,8 @@ import WebLinks
             #"<meta http-equiv=content-type content="0;url=/no"><meta name=refresh content="0;url=/no"><meta http-equiv=" refresh" content="0;url=/no">"#,
             nil
         ),
+        // ASCII case-insensitive only: U+017F LATIN SMALL LETTER LONG S upper-cases to S, and is not an s.
+        ("<meta http-equiv=\"refre\u{17F}h\" content=\"0;url=/no\">", nil),
         (
             #"<meta http-equiv=refresh content="0;url=mailto:a@b.example"><meta http-equiv=refresh content="0;url=/two">"#,
             "refused mailto:a@b.example"
