@@ -39,7 +39,7 @@ public struct RuleSet: Sendable {
     package let indexedPreviewLiterals: [[String]?]
     /// The user's own layer applied over the manifest, when there is one (see ``applying(_:scriptChecker:)``).
     public let userLayer: AppliedUserLayer?
-    /// The link wrappers decoded before the redirect rules (``decodeWrappers(_:maximumLength:offline:)``): the
+    /// The link wrappers decoded before the redirect rules, by ``resolve(_:options:trace:)`` and every resolver: the
     /// built-in catalog, with the user layer's own entries first and without the built-in ones it switches off.
     public let wrappers: LinkWrapperCatalog
 
