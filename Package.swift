@@ -33,6 +33,7 @@ let package = Package(
         .executable(name: "switchyard", targets: ["switchyard"]),
         .library(name: "WebLinks", targets: ["WebLinks"]),
         .library(name: "LinkRules", targets: ["LinkRules"]),
+        .library(name: "LinkWrappers", targets: ["LinkWrappers"]),
         .library(name: "LinkMatching", targets: ["LinkMatching"]),
         .library(name: "BundledRules", targets: ["BundledRules"]),
         .library(name: "LinkResolver", targets: ["LinkResolver"]),
@@ -76,7 +77,15 @@ let package = Package(
         // ICU's C regex API inside the toolchain's lib_FoundationICU (Linux); Apple platforms keep NSRegularExpression.
         .systemLibrary(name: "CICU"),
         .target(name: "WebLinks"),
-        .target(name: "LinkRules", dependencies: ["WebLinks"]),
+        // The link wrappers of mail gateways and "you are leaving" pages, decoded offline from a catalog kept as data,
+        // and the refresh steps (the Refresh header, <meta http-equiv="refresh">): WebLinks only, so an app embeds it.
+        .target(
+            name: "LinkWrappers",
+            dependencies: ["WebLinks"],
+            resources: [.copy("Resources/link-wrappers.json"), .copy("Resources/html-character-references.json")]
+        ),
+        // The manifest and the user layer as data; a user layer's own link wrappers are read by LinkWrappers' reader.
+        .target(name: "LinkRules", dependencies: ["WebLinks", "LinkWrappers"]),
         .target(name: "XCallbackURL"),
         .target(name: "DeeplinkTemplates"),
         // Apple's app-site-association and Google's Digital Asset Links: reading, deciding, linting. No network:
@@ -89,7 +98,8 @@ let package = Package(
         .target(
             name: "LinkMatching",
             dependencies: [
-                "LinkRules", "WebLinks", httpTypes, .target(name: "CICU", condition: .when(platforms: [.linux])),
+                "LinkRules", "LinkWrappers", "WebLinks", httpTypes,
+                .target(name: "CICU", condition: .when(platforms: [.linux])),
             ]
         ),
         // Switchyard's own rule set as a resource: light (the matcher only), so an app that lists openings gets the rules
@@ -222,12 +232,14 @@ let package = Package(
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),
-        .testTarget(name: "LinkRulesTests", dependencies: ["LinkRules", "SwitchyardTestSupport"]),
+        .testTarget(name: "LinkRulesTests", dependencies: ["LinkRules", "LinkWrappers", "SwitchyardTestSupport"]),
         .testTarget(name: "WebLinksTests", dependencies: ["WebLinks", "SwitchyardTestSupport"]),
+        .testTarget(name: "LinkWrappersTests", dependencies: ["LinkWrappers", "WebLinks", "SwitchyardTestSupport"]),
         .testTarget(
             name: "LinkMatchingTests",
             dependencies: [
-                "LinkMatching", "BundledRules", "WebLinks", "SwitchyardBenchmarks", "SwitchyardTestSupport", httpTypes,
+                "LinkMatching", "BundledRules", "LinkWrappers", "WebLinks", "SwitchyardBenchmarks",
+                "SwitchyardTestSupport", httpTypes,
             ]
         ),
         .testTarget(

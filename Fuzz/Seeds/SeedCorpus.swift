@@ -91,6 +91,20 @@ struct SeedSet {
             "manifest",
             #"{"apps": [{"identifier": "a", "name": "A", "scheme": "a"}], "actions": [{"regex": "https?://a\\.example/(\\d+)", "formats": [{"appId": "a", "format": "a://item/$1"}]}], "browsers": [], "redirects": {}}"#
         )
+        // Wrapped links of each decoding, refresh contents and pages (the wrappers target reads its input as all
+        // three).
+        for wrapped in [
+            "https://eur01.safelinks.protection.outlook.com/?url=https%3A%2F%2Fexample.com%2Fa%3Fb%3D1&data=x",
+            "https://urldefense.com/v3/__https://example.com/a*b?x=1**Ay__;I0BA!!X!Y$",
+            "https://urldefense.proofpoint.com/v2/url?u=https-3A__example.com_a-3Fb-3D1&d=x&e=",
+            "https://secure-web.cisco.com/1Ab/https%3A%2F%2Fexample.com%2Fa",
+            "https://eu-west-1.protection.sophos.com/?u=aHR0cHM6Ly9leGFtcGxlLmNvbS8/YT0xJmI9fnh+&d=x",
+            "https://www.google.co.uk/url?sa=t&q=&url=https%3A%2F%2Fexample.com%2F", "*b?x=1**Ay__;I0BA!!X!Y$",
+            "0; URL='https://b.example/next?a=1'", "5", ".5,/x", "0 ; url = \"a b\"",
+            #"<meta http-equiv="Refresh" content="0;url=/x&amp;y"><script><!--<script></script>--></script>"#,
+        ] {
+            add("wrappers", wrapped)
+        }
         add("link-input", "https://Example.COM./path?q=1#f")
         add("link-input", "http://user@xn--bcher-kva.example:8080/a")
         add(
@@ -170,6 +184,7 @@ struct SeedSet {
                 let tests = rule["tests"] as? [String: Any] ?? [:]
                 for (input, expected) in tests {
                     add("link-input", input)
+                    add("wrappers", input)
                     if let expected = expected as? String { add("link-input", expected) }
                     let template = rule["format"] as? String ?? "$0"
                     add("template", [pattern, template, input, "\u{1}"].joined(separator: SeedCorpus.separator))
@@ -183,6 +198,7 @@ struct SeedSet {
         let links = (inputs as? [Any] ?? []).compactMap { $0 as? String }
         for link in links {
             add("link-input", link)
+            add("wrappers", link)
         }
         for link in links.prefix(deeplinkInputsPerRule) {
             add("deeplink", link)

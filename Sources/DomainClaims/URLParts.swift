@@ -152,7 +152,7 @@ enum PercentDecoding {
         var index = 0
         while index < source.count {
             if source[index] == UInt8(ascii: "%"), index + 2 < source.count,
-                let high = hexValue(source[index + 1]), let low = hexValue(source[index + 2])
+                let high = HexDigit.value(source[index + 1]), let low = HexDigit.value(source[index + 2])
             {
                 bytes.append(high << 4 | low)
                 index += 3
@@ -162,15 +162,6 @@ enum PercentDecoding {
             }
         }
         return String(validating: bytes, as: UTF8.self) ?? text
-    }
-
-    static func hexValue(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
-        default: nil
-        }
     }
 }
 

@@ -63,8 +63,8 @@ package enum LinkText {
         while let byte = iterator.popFirst() {
             if byte == UInt8(ascii: "+") {
                 bytes.append(0x20)
-            } else if byte == UInt8(ascii: "%"), iterator.count >= 2, let high = hexValue(iterator.first!),
-                let low = hexValue(iterator.dropFirst().first!)
+            } else if byte == UInt8(ascii: "%"), iterator.count >= 2, let high = HexDigit.value(iterator.first!),
+                let low = HexDigit.value(iterator.dropFirst().first!)
             {
                 bytes.append(high << 4 | low)
                 iterator = iterator.dropFirst(2)
@@ -86,21 +86,13 @@ package enum LinkText {
                 bytes.append(byte)
                 continue
             }
-            guard rest.count >= 2, let high = hexValue(rest.first!), let low = hexValue(rest.dropFirst().first!)
+            guard rest.count >= 2, let high = HexDigit.value(rest.first!),
+                let low = HexDigit.value(rest.dropFirst().first!)
             else { return nil }
             bytes.append(high << 4 | low)
             rest = rest.dropFirst(2)
         }
         return String(validating: bytes, as: UTF8.self)
-    }
-
-    private static func hexValue(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
-        default: nil
-        }
     }
 
     /// `text` without the UTF-16 `ranges` (sorted, not overlapping), and the removed pieces.

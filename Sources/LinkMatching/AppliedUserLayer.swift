@@ -1,4 +1,5 @@
 import LinkRules
+import LinkWrappers
 
 /// A user layer applied over one compiled manifest: its own rules compiled by the manifest's compiler, each of its
 /// references resolved to the manifest entries it names, and what it found wrong with them.
@@ -84,8 +85,23 @@ public final class AppliedUserLayer: Sendable {
                 )
             )
         }
+        let wrappers = base.wrappers
+        for reference in loaded.layer.disabledWrappers where wrappers.wrapper(id: reference.identifier) == nil {
+            var message = "no built-in link wrapper is \"\(reference.identifier)\"; this entry does nothing"
+            if let suggestion = KeySuggestion.closest(
+                to: reference.identifier,
+                among: Set(wrappers.wrappers.map(\.id))
+            ) {
+                message += "; did you mean \"\(suggestion)\"?"
+            }
+            warnings.append(loaded.diagnostic(.warning, "W_UNKNOWN_WRAPPER", message, at: reference.pointer))
+        }
+        userWrapperIDs = Set(loaded.layer.wrappers.map(\.id))
         diagnostics = Diagnostic.inFileOrder(loaded.diagnostics + rules.diagnostics + warnings)
     }
+
+    /// The identifiers of the layer's own link wrappers (their steps are the user layer's).
+    let userWrapperIDs: Set<String>
 
     /// The diagnostics that are errors (a front end refuses a layer that has any).
     public var errors: [Diagnostic] { diagnostics.filter { $0.severity == .error } }

@@ -18,6 +18,10 @@ public struct MatchOptions: Sendable, Hashable {
     /// The app the link came from (a bundle identifier such as `com.tinyspeck.chatlyio`), which the user layer's
     /// `when` entries can match; nil when not said.
     public var sourceApp: String? = nil
+    /// Whether browser openings of a wrapped link open the original wrapped link (so that the gateway's click-time
+    /// check runs) instead of the link it carries; nil when not said: the user layer's `openWrapped`, else the inner
+    /// link. App openings always open the inner link.
+    public var opensWrapped: Bool? = nil
 
     /// Creates options.
     public init(

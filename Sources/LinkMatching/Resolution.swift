@@ -68,13 +68,18 @@ public struct UnwrapStep: Sendable, Equatable, Codable {
         case httpRedirect = "http-redirect"
         /// Tracking removed and redirect wrappers unwrapped by a cleaning catalog (ClearURLs' rules, LinkCleaning).
         case clean
+        /// A link wrapper of a mail gateway or a redirect page decoded offline (LinkWrappers' catalog, or the user
+        /// layer's `wrappers`); the rule is the wrapper's name.
+        case wrapper
     }
 
-    /// A static redirect rule or an HTTP redirect.
+    /// What made the step: a static redirect rule, an HTTP redirect, a cleaning catalog or a link wrapper.
     public var kind: Kind
-    /// The redirect rule's pattern, the HTTP method and status (`HEAD 301`), or the cleaning catalog's name.
+    /// The redirect rule's pattern, the HTTP method and status (`HEAD 301`), the cleaning catalog's name, or the link
+    /// wrapper's name.
     public var rule: String
-    /// Where the redirect rule is defined (nil for HTTP redirects).
+    /// Where the redirect rule, or the user layer's link wrapper, is defined (nil for HTTP redirects and built-in
+    /// wrappers).
     public var location: JSONPointer?
     /// The link before the step.
     public var from: String

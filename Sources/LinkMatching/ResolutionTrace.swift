@@ -14,6 +14,9 @@ public struct ResolutionTrace: Sendable, Equatable, Codable {
     /// What the final link's domain claims, file by file (nil when no claims stage ran): every claim and exclusion
     /// with its rule, the file's URL and its age, or why a file gave no claims.
     public var claims: [ClaimsFileTrace]? = nil
+    /// The gateways of a wrapped link (nil when no wrapper was decoded): which link browsers open, and the app
+    /// openings that open the inner link directly.
+    public var gateway: GatewayTrace? = nil
 
     /// Creates an empty trace.
     public init() {}

@@ -4,8 +4,8 @@ import LinkRules
 import WebLinks
 
 extension RuleSet {
-    /// Resolves a link synchronously and without network: redirect rules, then every matching action × format in
-    /// manifest order, every matching browser, every preview. Templates are rendered; script outputs are listed with
+    /// Resolves a link synchronously and without network: link wrappers (``wrappers``), redirect rules, then every
+    /// matching action × format in manifest order, every matching browser, every preview. Templates are rendered; script outputs are listed with
     /// `needsScript` (`LinkResolver` runs them). With `trace`, the resolution says why each rule did or did not
     /// open the link.
     ///
@@ -15,15 +15,41 @@ extension RuleSet {
     public func resolve(_ link: Link, options: MatchOptions = MatchOptions(), trace: Bool = false) -> Resolution {
         var budget = ResolutionBudget(timeLimit: options.budget.perResolution, limits: options.budget)
         var recorded: ResolutionTrace? = trace ? ResolutionTrace() : nil
-        let unwrapped = unwrap(link, sourceApp: options.sourceApp, budget: &budget, trace: &recorded)
-        let matched = match(unwrapped.link, options: options, budget: &budget, trace: &recorded)
+        // Wrappers first, and again on a redirect rule's target, as the resolver does (`unwrapAndMatch`).
+        var decoded = decodeWrappers(link, maximumLength: Link.maximumLength, offline: true)
+        var unwrapped = unwrap(decoded.link, sourceApp: options.sourceApp, budget: &budget, trace: &recorded)
+        if unwrapped.link != decoded.link {
+            let again = decodeWrappers(unwrapped.link, maximumLength: Link.maximumLength, offline: true)
+            unwrapped.link = again.link
+            unwrapped.steps += again.steps
+            decoded.notices += again.notices
+            decoded.wrapped = decoded.wrapped ?? again.wrapped
+        }
+        let browserLink = opensWrapped(options) ? decoded.wrapped : nil
+        let matched = match(
+            unwrapped.link,
+            options: options,
+            budget: &budget,
+            trace: &recorded,
+            browsersOpen: browserLink
+        )
+        let steps = decoded.steps + unwrapped.steps
+        if let wrapped = decoded.wrapped, recorded != nil {
+            recorded?.gateway = GatewayTrace(
+                wrapped: wrapped,
+                steps: steps,
+                openings: matched.openings,
+                browsersOpenWrapped: browserLink != nil
+            )
+        }
         return Resolution(
             input: link.text,
             unwrapped: unwrapped.link.text,
-            steps: unwrapped.steps,
+            steps: steps,
             openings: matched.openings,
             timedOutRules: unwrapped.timedOut + matched.timedOut,
-            trace: recorded
+            trace: recorded,
+            notices: decoded.notices
         )
     }
 
@@ -46,12 +72,14 @@ extension RuleSet {
 
     /// The one function that builds openings: the literal prefilter picks candidate actions and previews, each
     /// regex runs once under the budget and its matches serve every format; trivial browser patterns are matched
-    /// without ICU. With a trace, each action's verdict is recorded (every action, candidates or not).
+    /// without ICU, on `browserLink` when one is given (the original wrapped link, when the user asks browsers to open
+    /// it). With a trace, each action's verdict is recorded (every action, candidates or not).
     package func match(
         _ link: Link,
         options: MatchOptions,
         budget: inout ResolutionBudget,
-        trace: inout ResolutionTrace?
+        trace: inout ResolutionTrace?,
+        browsersOpen browserLink: Link? = nil
     ) -> Match {
         let stage = budget.startRegexStage()
         defer { budget.finish(stage) }
@@ -154,8 +182,12 @@ extension RuleSet {
             }
         }
         if options.includeBrowsers {
-            matchBrowsers(linkBytes, options: options, into: &result) { compiled in
-                run(compiled.regex, on: text, rule: compiled.rule)
+            // Browsers open the wrapped link when the user asks (its gateway's check runs); every other opening is
+            // for the inner one.
+            let browserText = browserLink?.text ?? text
+            matchBrowsers(browserLink.map { LinkBytes($0.text) } ?? linkBytes, options: options, into: &result) {
+                compiled in
+                run(compiled.regex, on: browserText, rule: compiled.rule)
             }
         }
         if options.includePreviews {

@@ -1,9 +1,11 @@
 import LinkRules
+import LinkWrappers
 
 extension RuleSet {
     /// These rules with the user's layer over them: the layer's own actions and redirect rules (compiled by the same
     /// compiler, listed and tried before the manifest's), the manifest's entries its unconditional `disable` names
-    /// left out, and its per-link parts (sites, `when`, `hide`, `prefer`) decided by the matcher for each link.
+    /// left out, its link wrappers tried before the built-in ones it leaves on (``wrappers``), and its per-link parts
+    /// (sites, `when`, `hide`, `prefer`, `openWrapped`) decided by the matcher for each link.
     ///
     /// The manifest's compiled rules are reused as they are; applying another layer (or none: ``withoutUserLayer``)
     /// starts again from them. The layer's problems are in ``AppliedUserLayer/diagnostics``: a front end refuses a
@@ -35,7 +37,11 @@ extension RuleSet {
             previews: zip(base.previews, base.indexedPreviewLiterals).filter { !removed.contains($0.0.rule) },
             browsers: base.browsers.filter { !removed.contains($0.rule) },
             redirects: own.redirects + base.redirects.filter { !removed.contains($0.rule.pointer) },
-            userLayer: applied
+            userLayer: applied,
+            wrappers: base.wrappers.applying(
+                added: loaded.layer.wrappers,
+                disabled: Set(loaded.layer.disabledWrappers.map(\.identifier))
+            )
         )
     }
 

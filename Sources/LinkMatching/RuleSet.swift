@@ -1,5 +1,6 @@
 import Foundation
 import LinkRules
+import LinkWrappers
 
 /// A manifest compiled once into an immutable, `Sendable` rule set: every regex compiled, every template checked.
 ///
@@ -38,6 +39,9 @@ public struct RuleSet: Sendable {
     package let indexedPreviewLiterals: [[String]?]
     /// The user's own layer applied over the manifest, when there is one (see ``applying(_:scriptChecker:)``).
     public let userLayer: AppliedUserLayer?
+    /// The link wrappers decoded before the redirect rules, by ``resolve(_:options:trace:)`` and every resolver: the
+    /// built-in catalog, with the user layer's own entries first and without the built-in ones it switches off.
+    public let wrappers: LinkWrapperCatalog
 
     /// Compiles a loaded manifest; `scriptChecker` parses its scripts (nil: they are kept unchecked).
     public init(_ loaded: LoadedManifest, scriptChecker: (any ScriptChecking)?) {
@@ -105,7 +109,8 @@ public struct RuleSet: Sendable {
         previews previewResults: [(CompiledPreview, [String]?)],
         browsers compiledBrowsers: [CompiledBrowser],
         redirects: [CompiledRedirect],
-        userLayer: AppliedUserLayer?
+        userLayer: AppliedUserLayer?,
+        wrappers: LinkWrapperCatalog = .builtIn
     ) {
         let actions = actionResults.map(\.0)
         let previews = previewResults.map(\.0)
@@ -146,6 +151,7 @@ public struct RuleSet: Sendable {
         self.file = file
         self.diagnostics = diagnostics
         self.userLayer = userLayer
+        self.wrappers = wrappers
     }
 
     /// Loads and compiles a manifest file.

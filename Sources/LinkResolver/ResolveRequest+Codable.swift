@@ -37,6 +37,9 @@ extension ResolveRequest: Codable {
         case referralMarketing
         /// ``ResolveRequest/includesClaims``.
         case claims
+        /// `MatchOptions.opensWrapped`: whether browser openings of a wrapped link open the wrapped link (absent: the
+        /// user layer's `openWrapped`, else the inner link).
+        case openWrapped
     }
 
     /// The `userInfo` key of the request a decoder starts from (a ``ResolveRequest``): a server gives its own time
@@ -92,9 +95,11 @@ extension ResolveRequest: Codable {
         if let value = try reader.bool(.clean) { cleansLinks = value }
         if let value = try reader.bool(.referralMarketing) { allowsReferralMarketing = value }
         if let value = try reader.bool(.claims) { includesClaims = value }
+        if let value = try reader.bool(.openWrapped) { match.opensWrapped = value }
     }
 
-    /// Encodes every field, in ``Field`` order, lists sorted: the canonical form a ``CacheKey`` is made from.
+    /// Encodes every field, in ``Field`` order, lists sorted (the optional ones when set): the canonical form a
+    /// ``CacheKey`` is made from.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: Field.self)
         for field in Field.allCases {
@@ -114,6 +119,8 @@ extension ResolveRequest: Codable {
             case .clean: try container.encode(cleansLinks, forKey: field)
             case .referralMarketing: try container.encode(allowsReferralMarketing, forKey: field)
             case .claims: try container.encode(includesClaims, forKey: field)
+            // Only when said: a request that does not say is the one it always was (and keeps its cache key).
+            case .openWrapped: try container.encodeIfPresent(match.opensWrapped, forKey: field)
             }
         }
     }

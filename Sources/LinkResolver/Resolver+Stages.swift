@@ -2,6 +2,25 @@ import LinkMatching
 import WebLinks
 
 extension Resolver {
+    /// The link wrappers around `link`, decoded offline (``RuleSet/wrappers``): each wrapper's step is added to `steps`,
+    /// the notices of one left as it is to the resolution's (an opaque one only offline: online it is followed as a
+    /// short link), and the first wrapped link of the resolution is kept for browsers that open it.
+    func decodeWrappers(_ link: Link, steps: inout [UnwrapStep], _ run: inout Run) -> Link {
+        let decoded = rules.decodeWrappers(
+            link,
+            maximumLength: run.request.maximumLinkLength,
+            offline: redirectFollower == nil
+        )
+        guard !decoded.steps.isEmpty || !decoded.notices.isEmpty else { return decoded.link }
+        steps += decoded.steps
+        for notice in decoded.notices where !run.notices.contains(notice) { run.notices.append(notice) }
+        if run.wrapped == nil, let wrapped = decoded.wrapped {
+            run.wrapped = wrapped
+            run.browserLink = rules.opensWrapped(run.request.match) ? wrapped : nil
+        }
+        return decoded.link
+    }
+
     /// The cleaning stages, in order, on one link, within what is left of the budget (at most a quarter second each);
     /// a site the user layer leaves alone (`skipCleaning`) is not touched. Each stage's step is added to `steps`.
     func clean(_ link: Link, steps: inout [UnwrapStep], _ run: inout Run) -> Link {

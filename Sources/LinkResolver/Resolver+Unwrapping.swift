@@ -18,11 +18,17 @@ extension Resolver {
         var hasAction: Bool { layerDecided || openings.contains { $0.kind == .action } }
     }
 
-    /// The cleaning stages, the redirect rules (a rule's target cleaned again), then the matcher with `headers`
-    /// (given, or from the link's own HTTP answer).
+    /// The link wrappers, the cleaning stages, the redirect rules (a rule's target decoded and cleaned again), then the
+    /// matcher with `headers` (given, or from the link's own HTTP answer).
+    ///
+    /// Wrappers come first, before cleaning and the redirect rules: a gateway's wrapping is transport, not part of the
+    /// link the user means, and every later stage decides by that link's host (a site the user layer leaves alone, the
+    /// cleaning catalog's providers, the manifest's redirect rules for Google's and Facebook's pages, which the
+    /// catalog decodes exactly by name instead); cleaning the wrapper link would only strip the gateway's own
+    /// parameters. A redirect rule's target, and the link every HTTP redirect leads to, are decoded again.
     func unwrapAndMatch(_ link: Link, headers: HTTPFields?, _ run: inout Run) -> Stage {
-        var cleaningSteps: [UnwrapStep] = []
-        let link = clean(link, steps: &cleaningSteps, &run)
+        var before: [UnwrapStep] = []
+        let link = clean(decodeWrappers(link, steps: &before, &run), steps: &before, &run)
         var unwrapped = rules.unwrap(
             link,
             sourceApp: run.request.match.sourceApp,
@@ -30,17 +36,18 @@ extension Resolver {
             trace: &run.trace
         )
         if unwrapped.link != link {
-            // A redirect rule's target is cleaned too, before the matcher sees it.
+            // A redirect rule's target is decoded and cleaned too, before the matcher sees it.
             var after: [UnwrapStep] = []
-            unwrapped.link = clean(unwrapped.link, steps: &after, &run)
+            unwrapped.link = clean(decodeWrappers(unwrapped.link, steps: &after, &run), steps: &after, &run)
             unwrapped.steps += after
         }
-        if !cleaningSteps.isEmpty { unwrapped.steps = cleaningSteps + unwrapped.steps }
+        if !before.isEmpty { unwrapped.steps = before + unwrapped.steps }
         let matched = rules.match(
             unwrapped.link,
             options: run.request.matchOptions(headers: headers),
             budget: &run.budget,
-            trace: &run.trace
+            trace: &run.trace,
+            browsersOpen: run.browserLink
         )
         run.timedOut += unwrapped.timedOut + matched.timedOut
         return Stage(
@@ -154,7 +161,8 @@ extension Resolver {
             stage.link,
             options: run.request.matchOptions(headers: hop.headers),
             budget: &run.budget,
-            trace: &run.trace
+            trace: &run.trace,
+            browsersOpen: run.browserLink
         )
         stage.openings = matched.openings
         stage.headers = hop.headers

@@ -9,10 +9,11 @@ import WebLinks
 /// every HTTP route, and apps that embed Switchyard.
 ///
 /// ``resolve(_:_:)`` takes the raw text and a ``ResolveRequest`` and runs, under one `ResolutionBudget`:
-/// 1. the link normaliser (`Link`): refused text throws `LinkError`;
+/// 1. the link normaliser (`Link`): refused text throws `LinkError`; then the link wrappers of mail gateways and redirect
+///    pages, decoded offline (`RuleSet.wrappers`, LinkWrappers' catalog with the user layer's entries), nested;
 /// 2. the cleaning stages (``ResolverStages/cleaning``, such as ClearURLs' catalog in LinkCleaning), unless the
-///    request says ``ResolveRequest/cleansLinks`` false, except on sites the user layer leaves alone; again after every
-///    redirect rule and every HTTP redirect (`Resolver+Unwrapping.swift`);
+///    request says ``ResolveRequest/cleansLinks`` false, except on sites the user layer leaves alone; again (with the
+///    wrappers) after every redirect rule and every HTTP redirect (`Resolver+Unwrapping.swift`);
 /// 3. the static redirect rules (`RuleSet.unwrap`), the user layer's first;
 /// 4. a HEAD request for the response headers, when a `headers` rule could apply and none were given;
 /// 5. the compiled matcher (`RuleSet.match`), the function that builds every opening;
@@ -171,6 +172,15 @@ public final class Resolver: Sendable {
         var openings = stage.openings
         stage.openings = []
         merge(await added, into: &openings, link: stage.link, &run)
+        if let wrapped = run.wrapped, run.trace != nil {
+            // App openings open the inner link whatever browsers do: explain says the gateway is bypassed for them.
+            run.trace?.gateway = GatewayTrace(
+                wrapped: wrapped,
+                steps: steps,
+                openings: openings,
+                browsersOpenWrapped: run.browserLink != nil
+            )
+        }
         var resolution = Resolution(
             input: input ?? link.text,
             unwrapped: stage.link.text,
@@ -290,6 +300,11 @@ public final class Resolver: Sendable {
         var staleURLs: [String] = []
         /// What the stages report about the resolution as a whole.
         var notices: [ResolutionNotice] = []
+        /// The first link of the resolution a wrapper was decoded from (the original wrapped link).
+        var wrapped: Link?
+        /// The link browser openings are for when it is not the final one: the wrapped link, when the request or the
+        /// user layer asks browsers to open it.
+        var browserLink: Link?
 
         init(request: ResolveRequest) {
             self.request = request

@@ -1,3 +1,5 @@
+import LinkWrappers
+
 /// Decoding of a user layer: its own keys here, its apps, actions and redirect rules by the manifest's functions, so
 /// that a user's action is read exactly as a manifest's is.
 extension ManifestDecoder {
@@ -40,6 +42,27 @@ extension ManifestDecoder {
                 layer.rules.actions = decodeList(value, at: pointer) { decodeAction($0, at: $1, appIds: nil) }
             case "redirects":
                 layer.rules.redirects = decodeRedirects(value, at: pointer)
+            case "wrappers":
+                // The built-in catalog's reader: a user's entry is read exactly as Switchyard's own are.
+                let read = WrapperCatalogReader(file: file).entries(value, at: pointer)
+                layer.wrappers = read.wrappers
+                for issue in read.issues {
+                    report(
+                        issue.severity == .error ? .error : .warning,
+                        issue.code,
+                        issue.message,
+                        at: issue.pointer,
+                        position: issue.position
+                    )
+                }
+            case "disableWrappers":
+                layer.disabledWrappers = patterns(value, at: pointer, what: "wrapper identifiers", allowsEmpty: true) {
+                    text,
+                    _ in
+                    text.isEmpty ? "a wrapper identifier cannot be empty" : nil
+                }.map { WrapperReference($0.text, at: $0.pointer) }
+            case "openWrapped":
+                layer.opensWrapped = bool(root, ["openWrapped"], at: .root)
             default:
                 keepExtra(member, at: pointer, into: &ignored, known: UserLayer.keys)
             }

@@ -41,6 +41,17 @@ final class ManifestDecoder {
         )
     }
 
+    /// Reports a problem found at a known position (another reader's, such as the wrapper entries' in LinkWrappers).
+    func report(
+        _ severity: Diagnostic.Severity,
+        _ code: String,
+        _ message: String,
+        at pointer: JSONPointer,
+        position: SourcePosition?
+    ) {
+        diagnostics.append(Diagnostic(severity, code, message, at: pointer, position: position, file: file))
+    }
+
     // MARK: Manifest
 
     func decodeManifest(_ root: JSONNode) -> Manifest {

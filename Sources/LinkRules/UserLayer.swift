@@ -1,10 +1,14 @@
+import LinkWrappers
+
 /// The user's own layer over a rule set: a small versioned JSON file (`{"switchyardUserLayer": 1, …}`) loaded beside
 /// the bundled or downloaded manifest and kept when that manifest is updated.
 ///
 /// It disables manifest entries (``disable``), leaves sites alone (``sites``), prefers or hides apps (``prefer``,
-/// ``hide``), decides by the app a link came from (``when``), and adds actions and redirect rules of its own
-/// (``rules``, in the manifest's format, decoded by the manifest's decoder). `Docs/UserLayer.md` documents the file
-/// and its precedence; `Docs/user-layer.schema.json` is its JSON Schema.
+/// ``hide``), decides by the app a link came from (``when``), adds actions and redirect rules of its own
+/// (``rules``, in the manifest's format, decoded by the manifest's decoder), adds link wrappers and switches built-in
+/// ones off (``wrappers``, ``disabledWrappers``), and says which link browsers open for a wrapped one
+/// (``opensWrapped``). `Docs/UserLayer.md` documents the file and its precedence; `Docs/user-layer.schema.json` is its
+/// JSON Schema.
 public struct UserLayer: Sendable, Equatable {
     /// The format version this Switchyard reads (`"switchyardUserLayer": 1`).
     public static let currentVersion = 1
@@ -24,6 +28,14 @@ public struct UserLayer: Sendable, Equatable {
     /// The layer's own apps, actions and redirect rules, in the manifest's format; their pointers point into the
     /// layer file (`/actions/0/formats/0`).
     public var rules: Manifest
+    /// The layer's own link wrappers (`wrappers`, in the built-in catalog's format), tried before the built-in ones;
+    /// one with the identifier of a built-in wrapper replaces it.
+    public var wrappers: [LinkWrapper] = []
+    /// Built-in link wrappers switched off, by identifier (`disableWrappers`).
+    public var disabledWrappers: [WrapperReference] = []
+    /// Whether a browser opening of a wrapped link opens the original wrapped link (`openWrapped`), so that the
+    /// gateway's click-time check runs; nil when the layer does not say (the inner link, unless the request asks).
+    public var opensWrapped: Bool? = nil
 
     /// Creates a layer.
     public init(
@@ -57,6 +69,7 @@ public struct UserLayer: Sendable, Equatable {
     /// The top-level keys of the file.
     public static let keys: Set<String> = [
         "switchyardUserLayer", "$schema", "disable", "sites", "prefer", "hide", "when", "apps", "actions", "redirects",
+        "wrappers", "disableWrappers", "openWrapped",
     ]
 }
 
@@ -97,6 +110,21 @@ public struct RuleReference: Sendable, Equatable, CustomStringConvertible {
         case .redirect(let pattern): "redirect rule \"\(pattern)\""
         case .pointer(let pointer): "pointer \(pointer)"
         }
+    }
+}
+
+/// A built-in link wrapper the user layer switches off (`disableWrappers`), by its identifier, with where the layer
+/// names it.
+public struct WrapperReference: Sendable, Equatable {
+    /// The wrapper's identifier (`proofpoint-v3`).
+    public var identifier: String
+    /// Where the layer names it (`/disableWrappers/0`).
+    public var pointer: JSONPointer
+
+    /// Creates a reference.
+    public init(_ identifier: String, at pointer: JSONPointer) {
+        self.identifier = identifier
+        self.pointer = pointer
     }
 }
 

@@ -63,13 +63,29 @@ public struct Link: Sendable, Hashable, CustomStringConvertible, Codable {
 
     /// Resolves a redirect's `Location` (absolute, scheme-relative `//host/x`, or relative `/x`, `../y`) against
     /// the link that sent it, and parses the result like any link.
+    ///
+    /// The reference is read as the WHATWG URL Standard reads it against a web link, as browsers do: a backslash
+    /// before the query is a slash (`\\other.example\x` names other.example), any number of slashes may start the
+    /// host (`///other.example`, `https:other.example`), and `http:x` against an http link is the relative `x`; an
+    /// empty rest (`http:`) is the link itself, without its fragment. Control characters are refused, never dropped.
     public init(resolving location: String, against base: Link) throws(LinkError) {
         let trimmed = location.trimmingCharacters(in: .whitespaces)
         if let problem = LinkParser.firstForbiddenScalar(in: trimmed) {
             throw LinkError(code: .controlCharacter, message: "the location \(problem)")
         }
+        let relative: String
+        switch LinkParser.reference(trimmed, base: base.scheme) {
+        case .absolute(let text):
+            try self.init(text)
+            return
+        case .relative(let text) where text.isEmpty && !trimmed.isEmpty:
+            try self.init(String(base.text[..<(base.text.firstIndex(of: "#") ?? base.text.endIndex)]))
+            return
+        case .relative(let text):
+            relative = text
+        }
         guard let baseURL = URL(string: base.requestText),
-            let resolved = URL(string: trimmed, relativeTo: baseURL)?.absoluteString
+            let resolved = URL(string: relative, relativeTo: baseURL)?.absoluteString
         else {
             throw LinkError(
                 code: .notAbsolute,

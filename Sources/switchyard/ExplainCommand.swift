@@ -48,7 +48,11 @@ enum ExplanationText {
     static func render(_ resolution: Resolution, all: Bool) -> String {
         var lines = ["Input:     \(OutputSafety.visible(resolution.input))"]
         let trace = resolution.trace ?? ResolutionTrace()
-        // Cleaning comes first: each removed field and the catalog rule that removed it.
+        // Wrappers are decoded first: each one by its catalog entry, or why it was left as it is.
+        for step in resolution.steps where step.kind == .wrapper {
+            lines.append("Wrapper " + String(step.description.dropFirst("wrapper ".count)))
+        }
+        // Then cleaning: each removed field and the catalog rule that removed it.
         for step in resolution.steps where step.kind == .clean {
             // The step says `clean ClearURLs: FROM → TO`; "Cleaned by clean ClearURLs" said it twice.
             let text = step.description
@@ -63,6 +67,21 @@ enum ExplanationText {
             lines.append(step.description)
         }
         lines.append("Unwrapped: \(resolution.unwrapped)")
+        // A wrapped link: which link browsers open, and that app openings bypass the gateway.
+        let bypass = trace.gateway.map { gateway in
+            " (opens the inner link: bypasses \(gateway.wrappers.joined(separator: ", ")))"
+        }
+        if let gateway = trace.gateway {
+            let browsers =
+                gateway.browsersOpenWrapped
+                ? "browsers open the wrapped link \(gateway.wrapped), so its check runs"
+                : "browsers open the inner link (openWrapped opens the wrapped one, so the gateway's check runs)"
+            let apps =
+                gateway.bypassed.isEmpty
+                ? "no app opening"
+                : "\(gateway.bypassed.count, "app opening") bypass\(gateway.bypassed.count == 1 ? "es" : "") it"
+            lines.append("Gateway:   \(gateway.wrappers.joined(separator: " → ")): \(browsers); \(apps)")
+        }
         let candidates = trace.actions.filter { $0.verdict != .notCandidate }
         lines.append(
             "Prefilter: \(candidates.count) of \(trace.actions.count, "action") \(candidates.count == 1 ? "is a candidate" : "are candidates")"
@@ -108,7 +127,7 @@ enum ExplanationText {
                 let marker = opening.preferred.map {
                     " (preferred: \($0.by.rawValue) \(OutputSafety.visible($0.reason)))"
                 }
-                lines.append("  → \(opening.app?.identifier ?? "-"): \(url)\(marker ?? "")")
+                lines.append("  → \(opening.app?.identifier ?? "-"): \(url)\(marker ?? "")\(bypass ?? "")")
             }
         }
         if let files = trace.claims {
@@ -116,7 +135,9 @@ enum ExplanationText {
             lines.append("Claims of \(resolution.unwrapped):")
             for file in files { lines += ClaimsText.lines(of: file, indent: "  ") }
             for opening in resolution.openings where opening.claim != nil {
-                lines.append("  → \(opening.kind.rawValue) \(opening.app?.identifier ?? "-"): \(opening.url ?? "")")
+                lines.append(
+                    "  → \(opening.kind.rawValue) \(opening.app?.identifier ?? "-"): \(opening.url ?? "")\(bypass ?? "")"
+                )
             }
         }
         if let decisions = trace.userLayer {

@@ -60,6 +60,7 @@ struct ResolutionOptions: ParsableArguments {
         fields[.installed] = listing.installed
         fields[.platform] = listing.platform
         fields[.source] = userLayerOptions.sourceApp
+        fields[.openWrapped] = listing.openWrapped.map(String.init)
         return try ResolveRequest(fields: fields)
     }
 
@@ -74,6 +75,7 @@ struct ResolutionOptions: ParsableArguments {
         case .clean: "--no-clean"
         case .referralMarketing: "--allow-referral-marketing"
         case .claims: "--claims"
+        case .openWrapped: "--open-wrapped"
         case .trace, .headers, .browsers, .previews, .regexTimeLimit, .regexTimeShare, .maximumLinkLength:
             field.stringValue
         }
@@ -116,4 +118,11 @@ struct ListingOptions: ParsableArguments {
 
     @Flag(help: "List script openings without running their scripts.")
     var noScripts = false
+
+    @Flag(
+        inversion: .prefixedNo,
+        help:
+            "For a link wrapped by a mail gateway or a redirect page, make browser openings open the original wrapped link (so the gateway's click-time check runs) instead of the link it carries; app openings always open the inner link (default: the user layer's openWrapped, else off)."
+    )
+    var openWrapped: Bool?
 }

@@ -15,6 +15,7 @@ import Testing
         .regexTimeLimit: "match.budget.perRegex", .regexTimeShare: "match.budget.perResolution",
         .scripts: "runsScripts", .timeout: "timeLimit", .trace: "trace", .maximumLinkLength: "maximumLinkLength",
         .clean: "cleansLinks", .referralMarketing: "allowsReferralMarketing", .claims: "includesClaims",
+        .openWrapped: "match.opensWrapped",
     ]
 
     /// A change of each field.
@@ -34,6 +35,7 @@ import Testing
         .clean: { $0.cleansLinks = false },
         .referralMarketing: { $0.allowsReferralMarketing = true },
         .claims: { $0.includesClaims = false },
+        .openWrapped: { $0.opensWrapped = true },
     ]
 
     /// The stored properties of a value, through the option structs it nests, as dotted paths.
@@ -88,6 +90,18 @@ import Testing
         #expect(request.timeLimit == .milliseconds(2500))
     }
 
+    /// `openWrapped` is said or not: a request that does not say it (the user layer decides) encodes as it always did,
+    /// so its cache keys are those of before the field.
+    @Test func openWrappedIsReadFromTextAndJSONAndLeftOutWhenNotSaid() throws {
+        #expect(ResolveRequest().opensWrapped == nil)
+        #expect(!ResolveRequest().canonicalEncoding.contains("openWrapped"))
+        #expect(try ResolveRequest(fields: [.openWrapped: "true"]).opensWrapped == true)
+        #expect(try ResolveRequest(fields: [.openWrapped: "false"]).opensWrapped == false)
+        let body = try JSONDecoder().decode(ResolveRequest.self, from: Data(#"{"openWrapped": true}"#.utf8))
+        #expect(body.opensWrapped == true)
+        #expect(body.canonicalEncoding.contains(#""openWrapped":true"#))
+    }
+
     @Test func decodingStartsFromTheCallersDefaults() throws {
         let defaults = ResolveRequest(timeLimit: .seconds(5), maximumLinkLength: 500)
         let request = try ResolveRequest(fields: [.platform: "phone"], defaults: defaults)
@@ -104,6 +118,7 @@ import Testing
         (.timeout, "soon", "E_TIMEOUT", #"timeout takes a number, not "soon""#),
         (.source, "two words", "E_SOURCE_APP", "source takes the bundle identifier"),
         (.maximumLinkLength, "1.5", "E_MAXIMUM_LINK_LENGTH", "maximumLinkLength takes a whole number from 1"),
+        (.openWrapped, "yes", "E_OPEN_WRAPPED", #"openWrapped takes true or false, not "yes""#),
     ])
     func aValueThatDoesNotFitNamesItsField(field: ResolveRequest.Field, value: String, code: String, message: String) {
         #expect {

@@ -19,7 +19,7 @@ import Testing
         .browsers: "browsers=false", .previews: "previews=false", .regexTimeLimit: "regexTimeLimit=0.01",
         .regexTimeShare: "regexTimeShare=0.1", .scripts: "scripts=false", .timeout: "timeout=1",
         .trace: "trace=true", .maximumLinkLength: "maximumLinkLength=100", .clean: "clean=false",
-        .referralMarketing: "referralMarketing=true", .claims: "claims=false",
+        .referralMarketing: "referralMarketing=true", .claims: "claims=false", .openWrapped: "openWrapped=true",
     ]
 
     static func server(cleaner: LinkCleaner? = nil, choices: ChoicesStore? = nil) async throws -> SwitchyardServer {

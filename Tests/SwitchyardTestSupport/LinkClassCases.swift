@@ -27,8 +27,8 @@ package enum LinkClassCases {
         ("HTTPS://WWW.YOUTUBE.COM/watch?v=dQw4w9WgXcQ", "https://www.youtube.com/watch?v=dQw4w9WgXcQ"),
     ]
 
-    /// A redirect rule of the bundled rules whose value is not valid UTF-8 once decoded: the rule does not apply, the
-    /// link stays, and the step says why.
+    /// A Google redirect whose value is not valid UTF-8 once decoded: neither the wrapper catalog nor the bundled rules'
+    /// redirect rule decodes it, the link stays, and a refused step of each says why (the wrapper's first).
     package static let undecodable = (
         link: "https://www.google.com/url?q=https%3A%2F%2Fa.example%2F%FF", reason: "not valid UTF-8"
     )

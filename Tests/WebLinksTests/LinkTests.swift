@@ -163,4 +163,32 @@ import WebLinks
         #expect(throws: LinkError.self) { try Link(resolving: "javascript:alert(1)", against: base) }
         #expect(throws: LinkError.self) { try Link(resolving: "/x\r\nSet-Cookie: a=b", against: base) }
     }
+
+    /// A reference is read as the URL Standard reads one against a web link, as browsers follow it: backslashes
+    /// before the query are slashes, any number of slashes start a host, `https:x` against an https link is relative.
+    @Test(arguments: [
+        ("\\\\other.example\\e", "https://other.example/e"),
+        ("/\\other.example/e", "https://other.example/e"),
+        ("\\/other.example/e", "https://other.example/e"),
+        ("///other.example/e", "https://other.example/e"),
+        ("https:///other.example/e", "https://other.example/e"),
+        ("http:other.example/e", "http://other.example/e"),
+        ("https:c", "https://short.example/a/c"),
+        ("https:/c", "https://short.example/c"),
+        ("HTTPS:c?q", "https://short.example/a/c?q"),
+        ("https:", "https://short.example/a/b?x=1"),
+        // In the query and fragment a backslash is a character, which Foundation's resolution escapes.
+        ("/c?d=\\e", "https://short.example/c?d=%5Ce"),
+        ("c\\d#e\\f", "https://short.example/a/c/d#e%5Cf"),
+    ])
+    func readsAReferenceAsTheURLStandardDoes(_ reference: String, _ expected: String) throws {
+        let base = try Link("https://short.example/a/b?x=1#top")
+        #expect(try Link(resolving: reference, against: base).text == expected)
+    }
+
+    @Test(arguments: ["mailto:a@b.example", "ftp://b.example/", "https://", "https:///", "//", "https://a@b.example/"])
+    func refusesAReferenceThatIsNoWebLink(_ reference: String) throws {
+        let base = try Link("https://short.example/a/b")
+        #expect(throws: LinkError.self) { try Link(resolving: reference, against: base) }
+    }
 }

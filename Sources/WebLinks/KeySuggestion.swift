@@ -1,4 +1,5 @@
-/// Suggests the known key closest to a misspelt one ("test" → "tests"), for unknown-key warnings.
+/// Suggests the known key closest to a misspelt one ("test" → "tests"), for unknown-key warnings: the one did-you-mean
+/// helper of every document format (the manifest and user layer in LinkRules, the wrapper catalog in LinkWrappers).
 package enum KeySuggestion {
     /// The closest known key within an edit distance of 2 (or 1 for short keys), if any.
     package static func closest(to key: String, among known: Set<String>) -> String? {
