@@ -145,8 +145,9 @@ public final class Resolver: Sendable {
         var headersWanted = false
         if let redirectFollower {
             headersWanted = await unwrapOverHTTP(&stage, follower: redirectFollower, steps: &steps, &run)
-        } else if !stage.hasAction {
-            // Online, the link's server would be asked where it leads (a short link); offline that is said, not skipped.
+        } else if !stage.hasAction, !run.notices.contains(where: { $0.code == RuleSet.opaqueWrapper }) {
+            // Online, the link's server would be asked where it leads (a short link); offline that is said, not skipped
+            // (an opaque wrapper's own notice says it already).
             run.notices.append(
                 ResolutionNotice(
                     code: Self.offline,

@@ -89,9 +89,13 @@ import Testing
         let outcome = await InProcessCommand.run(["resolve", "--offline", WrappedLinks.malformed])
         #expect(outcome.status == 0)
         #expect(
-            outcome.stderrLines == [
-                "warning: the link is a Proofpoint URL Defense v3 link, but a marker stands for a byte where its data has none left; it is resolved as it is [E_WRAPPER_MALFORMED]"
-            ]
+            outcome.stderrLines.first
+                == "warning: the link is a Proofpoint URL Defense v3 link, but a marker stands for a byte where its data has none left; it is resolved as it is [E_WRAPPER_MALFORMED]"
+        )
+        // Offline, the link it stays was not asked where it leads either.
+        #expect(
+            outcome.stderrLines.count == 2 && outcome.stderrLines.last?.hasSuffix("[E_OFFLINE]") == true,
+            "\(outcome.stderrLines)"
         )
         #expect(outcome.stdout.contains("wrapper Proofpoint URL Defense v3: \(WrappedLinks.malformed) stays ("))
     }
