@@ -8,6 +8,7 @@ enum PlaygroundRoutes {
         ("/", "index.html", "text/html; charset=utf-8"),
         ("/playground/app.js", "app.js", "text/javascript; charset=utf-8"),
         ("/playground/style.css", "style.css", "text/css; charset=utf-8"),
+        ("/playground/predict.js", "predict.js", "text/javascript; charset=utf-8"),
     ]
 
     /// The routes, at the root; a file missing from the bundle is not served.
