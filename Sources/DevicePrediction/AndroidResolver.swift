@@ -123,7 +123,9 @@ struct AndroidResolver {
 
     /// Everything in `handlers` and `browsers` offered: one alone opens directly.
     private mutating func offer(_ handlers: [String], browsers: [String]) -> (Prediction.Outcome, [String]) {
-        let all = handlers + browsers
+        // A package with a browser activity and another that takes the link is offered once.
+        var all: [String] = []
+        for package in handlers + browsers where !all.contains(package) { all.append(package) }
         switch (handlers.count, all.count) {
         case (_, 0):
             note("opens", "nothing opens it: no app or browser on the device takes the link")

@@ -305,6 +305,13 @@ extension PredictionCases {
                 ["com.a"]
             ),
             android(
+                "a package with a browser activity and an app activity is offered once",
+                "https://localhost/",
+                apps: [browser("com.a"), app("com.a", filters: [filter(["localhost"])]), browser("com.b")],
+                opens: "chooser",
+                ["com.a", "com.b"]
+            ),
+            android(
                 "no app and no browser: nothing opens it",
                 a,
                 apps: [app("com.a", filters: [filter(["c.example"])])],
