@@ -1,7 +1,8 @@
 import WebLinks
 
-/// Decides what a tap on a link opens on a device, and why: Android 12 and later (``AndroidResolver``'s rules) or iOS
-/// (``IOSResolver``'s). Synchronous and offline: what was read from the network comes in as ``PredictionEvidence``.
+/// Decides what a tap on a link opens on a device, and why: Android 12 and later, as the platform's resolver and domain
+/// verification decide, or iOS, as universal links open (the catalog's overview lists every rule). Synchronous and
+/// offline: what was read from the network comes in as ``PredictionEvidence``.
 public enum DevicePredictor {
     /// The prediction for `link` on `device`, with what was read about its domains.
     public static func predict(

@@ -1,7 +1,7 @@
 import Foundation
 import WebLinks
 
-/// The link a tap opens: a web link (``WebLinks/Link``, canonical) or a custom-scheme URL (`twitter://status?id=20`),
+/// The link a tap opens: a web link (`Link` (WebLinks), canonical) or a custom-scheme URL (`twitter://status?id=20`),
 /// read only as far as an intent filter or a registered scheme looks at it.
 public struct TappedLink: Sendable, Equatable, CustomStringConvertible {
     /// The text (canonical for a web link).
@@ -15,7 +15,7 @@ public struct TappedLink: Sendable, Equatable, CustomStringConvertible {
     /// The web link, when it is one.
     public let web: Link?
 
-    /// Reads `text`: an http(s) link through ``WebLinks/Link``, anything else as `scheme:[//host]path`; throws the
+    /// Reads `text`: an http(s) link through `Link` (WebLinks), anything else as `scheme:[//host]path`; throws the
     /// web link's refusal, or a sentence for a text with no scheme.
     public init(_ text: String) throws(PredictionError) {
         let trimmed = text.trimmingCharacters(in: .whitespaces)
