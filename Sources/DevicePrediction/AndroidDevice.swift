@@ -37,7 +37,8 @@ public struct AndroidApp: Sendable, Equatable {
     public var componentEnabled: Bool
     /// The app's "Open supported links" switch (`linkHandlingAllowed`): off, none of its domains is approved.
     public var linkHandlingAllowed: Bool
-    /// When the app was first installed, as an order (`firstInstallOrder`): higher is more recent.
+    /// When the app was first installed, as an order (`firstInstallOrder`, else `firstInstallTime` in milliseconds):
+    /// higher is more recent.
     public var firstInstallOrder: Int
     /// The app's intent filters.
     public var filters: [IntentFilter]

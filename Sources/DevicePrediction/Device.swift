@@ -84,7 +84,12 @@ extension AndroidApp {
         enabled = try object.flag("enabled")
         componentEnabled = try object.flag("componentEnabled")
         linkHandlingAllowed = try object.flag("linkHandlingAllowed")
-        firstInstallOrder = try object.integer("firstInstallOrder") ?? 0
+        // A first-install time (milliseconds, as PackageInfo.firstInstallTime) orders the same way.
+        if let order = try object.integer("firstInstallOrder") {
+            firstInstallOrder = order
+        } else {
+            firstInstallOrder = try object.integer("firstInstallTime") ?? 0
+        }
         targetSDK = try object.integer("targetSdk")
         filters = try object.objects("filters", what: "an intent filter") { (filter) throws(PredictionError) in
             try IntentFilter(filter)
@@ -178,6 +183,23 @@ extension TapPlace {
             self = .app
             return
         }
+        // The kind alone, as a string, for the places that need no domain.
+        if let kind = member.node.stringValue {
+            switch kind {
+            case "app": self = .app
+            case "addressBar": self = .addressBar
+            case "redirect": self = .redirect
+            case "safari", "webView":
+                throw PredictionError(
+                    "a tap in \(kind) names the page's domain: write {\"kind\": \"\(kind)\", \"domain\": …}",
+                    at: member.pointer,
+                    position: member.node.position
+                )
+            default:
+                throw Self.unknownKind(kind, at: member)
+            }
+            return
+        }
         let object = try DeviceObject(member.node, at: member.pointer, what: "\"tappedIn\"")
         let kind = try object.string("kind") ?? "app"
         func domain() throws(PredictionError) -> String {
@@ -201,9 +223,19 @@ extension TapPlace {
         case "addressBar": self = .addressBar
         case "redirect": self = .redirect
         default:
-            let field = object.member("kind") ?? member
-            let kinds = TapPlace.kinds.map { "\"\($0)\"" }.joined(separator: ", ")
-            throw object.error("\"\(kind)\" is not a place to tap: write one of \(kinds)", field)
+            throw Self.unknownKind(kind, at: object.member("kind") ?? member)
         }
+    }
+
+    private static func unknownKind(
+        _ kind: String,
+        at member: (node: JSONNode, pointer: JSONPointer)
+    ) -> PredictionError {
+        let kinds = TapPlace.kinds.map { "\"\($0)\"" }.joined(separator: ", ")
+        return PredictionError(
+            "\"\(kind)\" is not a place to tap: write one of \(kinds)",
+            at: member.pointer,
+            position: member.node.position
+        )
     }
 }

@@ -60,7 +60,8 @@ public struct IOSApp: Sendable, Equatable {
     }
 }
 
-/// Where a link is opened from on iOS (`tappedIn`).
+/// Where a link is opened from on iOS (`tappedIn`: an object with its `kind`, or the kind alone as a string for the
+/// places that need no domain).
 public enum TapPlace: Sendable, Equatable {
     /// A tap in another app (`{"kind": "app"}`, the default).
     case app

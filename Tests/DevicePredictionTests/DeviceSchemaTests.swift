@@ -25,7 +25,8 @@ import WebLinks
         let ios = definitions["ios"] as? [String: Any]
         let iosProperties = ios?["properties"] as? [String: Any]
         let iosApp = (iosProperties?["apps"] as? [String: Any])?["items"]
-        let tappedIn = iosProperties?["tappedIn"]
+        // tappedIn is its kind alone, or an object.
+        let tappedIn = ((iosProperties?["tappedIn"] as? [String: Any])?["oneOf"] as? [Any])?.last
         return [
             (definitions["android"], #"{"platform":"android",KEY}"#, "/KEY"),
             (definitions["androidApp"], #"{"platform":"android","apps":[{"package":"com.a",KEY}]}"#, "/apps/0/KEY"),

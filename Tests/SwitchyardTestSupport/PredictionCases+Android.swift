@@ -403,6 +403,19 @@ extension PredictionCases {
                 opens: "com.a",
                 ["com.a"]
             ),
+            android(
+                "of several verified apps, a first-install time orders them too",
+                a,
+                apps: [
+                    app("com.a", verified: ["a.example"], extra: #","firstInstallTime":1700000000000"#)
+                        .replacingOccurrences(of: #""firstInstallOrder":1,"#, with: ""),
+                    app("com.b", verified: ["a.example"], extra: #","firstInstallTime":1600000000000"#)
+                        .replacingOccurrences(of: #""firstInstallOrder":1,"#, with: ""),
+                    browser(),
+                ],
+                opens: "com.a",
+                ["com.a"]
+            ),
         ]
     }
 

@@ -52,6 +52,8 @@ extension PredictionCases {
                 []
             ),
             ios("reached by a redirect: Safari", buy, tappedIn: #"{"kind":"redirect"}"#, opens: "safari", []),
+            ios("the place to tap as its kind alone", buy, tappedIn: #""addressBar""#, opens: "safari", []),
+            ios("a tap in an app as its kind alone", buy, tappedIn: #""app""#, opens: appA, [appA]),
             ios("the user sent the domain to Safari before", buy, openInSafari: ["a.example"], opens: "safari", []),
             ios(
                 "Open in Safari for another domain does not count",
@@ -172,6 +174,12 @@ extension PredictionCases {
             #"{"id":11,"link":"https://a.example/","platform":"ios","tappedIn":{"kind":"safari"}}"#,
             id: "11",
             #"/tappedIn: a tap in safari names the page's "domain""#
+        ),
+        .init(
+            "a Safari tap as its kind alone",
+            #"{"id":15,"link":"https://a.example/","platform":"ios","tappedIn":"safari"}"#,
+            id: "15",
+            #"/tappedIn: a tap in safari names the page's domain"#
         ),
         .init("a link that is not one", #"{"id":12,"link":"https://exa mple.com/","platform":"ios"}"#, id: "12", ""),
         .init(
