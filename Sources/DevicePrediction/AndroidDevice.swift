@@ -134,16 +134,38 @@ public struct IntentFilter: Sendable, Equatable {
         schemes.contains { $0.lowercased() == "http" || $0.lowercased() == "https" }
     }
 
-    /// Whether the filter's data take a link with `scheme`, `host` and decoded `path` (`IntentFilter.matchData`): the
-    /// scheme among its schemes (http and https count for each other); then, when it names hosts, the host among them;
-    /// then, when it names hosts and paths, the path among the paths.
+    /// Whether the filter takes a tapped link with `scheme`, `host` and decoded `path` (``mismatch(scheme:host:path:)``
+    /// is nil).
     public func takes(scheme: String, host: String?, path: String) -> Bool {
+        mismatch(scheme: scheme, host: host, path: path) == nil
+    }
+
+    /// Why the filter does not take a tapped link with `scheme`, `host` and decoded `path`, in a few words, or nil when
+    /// it does: ``takesViewIntents``, then the data as `IntentFilter.matchData` checks them: the scheme among its
+    /// schemes (http and https count for each other); then, when it names hosts, the host among them; then, when it
+    /// names hosts and paths, the path among the paths.
+    public func mismatch(scheme: String, host: String?, path: String) -> String? {
+        if !actions.contains(where: { Self.named($0, "android.intent.action.", "VIEW") }) {
+            return "it lacks the action VIEW"
+        }
+        for category in ["BROWSABLE", "DEFAULT"]
+        where !categories.contains(where: { Self.named($0, "android.intent.category.", category) }) {
+            return "it lacks the category \(category)"
+        }
         let scheme = scheme.lowercased()
         let web = scheme == "http" || scheme == "https"
-        guard web ? hasWebScheme : schemes.contains(where: { $0.lowercased() == scheme }) else { return false }
-        guard !hosts.isEmpty else { return true }
-        guard let host, hosts.contains(where: { HostName.filter($0, matches: host) }) else { return false }
-        return paths.isEmpty || paths.contains { $0.matches(path) }
+        guard web ? hasWebScheme : schemes.contains(where: { $0.lowercased() == scheme }) else {
+            return "it names no \(web ? "http or https" : scheme) scheme"
+        }
+        guard !hosts.isEmpty else { return nil }
+        guard let host, hosts.contains(where: { HostName.filter($0, matches: host) }) else {
+            return "none of its hosts (\(hosts.joined(separator: ", "))) matches \(host ?? "a link without a host")"
+        }
+        guard paths.isEmpty || paths.contains(where: { $0.matches(path) }) else {
+            return
+                "none of its paths (\(paths.map { "\($0.kind.rawValue) \($0.text)" }.joined(separator: ", "))) matches \(path)"
+        }
+        return nil
     }
 
     private static func named(_ text: String, _ prefix: String, _ name: String) -> Bool {

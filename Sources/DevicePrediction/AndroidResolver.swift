@@ -90,19 +90,18 @@ struct AndroidResolver {
                 if !browsers.contains(app.package) { browsers.append(app.package) }
                 continue
             }
-            guard
-                let filter = app.filters.first(where: {
-                    $0.takesViewIntents && $0.takes(scheme: link.scheme, host: link.host, path: link.decodedPath)
-                })
-            else {
+            let refusals = app.filters.map { $0.mismatch(scheme: link.scheme, host: link.host, path: link.decodedPath) }
+            guard let index = refusals.firstIndex(where: { $0 == nil }) else {
+                let why = zip(app.filters, refusals).map { "\($0.pointer): \($1 ?? "")" }.joined(separator: "; ")
                 note(
                     "no-filter",
-                    "\(app.package): none of its \(app.filters.count) intent filters takes the link (VIEW with BROWSABLE and DEFAULT, the scheme, the host, the path)",
+                    "\(app.package): no intent filter takes the link" + (why.isEmpty ? " (it has none)" : ": \(why)"),
                     app: app.package,
                     pointer: app.pointer
                 )
                 continue
             }
+            let filter = app.filters[index]
             note(
                 "filter",
                 "\(app.package): its intent filter \(filter.pointer) takes the link",

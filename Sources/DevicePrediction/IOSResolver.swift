@@ -113,6 +113,13 @@ struct IOSResolver {
             file = fetched
             domain = web.hostName
         }
+        guard Self.sameHost(domain, web.hostName) else {
+            note(
+                "other-domain-file",
+                "the file was served for \(domain), not for the link's host \(web.hostName): it claims nothing here"
+            )
+            return []
+        }
         var claimed: [String] = []
         for claim in file.claims(for: web, domain: domain) {
             let rule = claim.decision.rule.map { " by \($0)" } ?? ""

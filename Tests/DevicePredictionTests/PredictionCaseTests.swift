@@ -37,6 +37,47 @@ import WebLinks
         )
     }
 
+    @Test(arguments: [
+        (
+            "a filter without DEFAULT takes no link", "no-filter",
+            "com.a: no intent filter takes the link: /apps/0/filters/0: it lacks the category DEFAULT"
+        ),
+        ("a filter without VIEW takes no link", "no-filter", "/apps/0/filters/0: it lacks the action VIEW"),
+        ("a filter for another host takes no link", "no-filter", "none of its hosts (c.example) matches a.example"),
+        (
+            "a filter's path prefix leaves other paths to the browser", "no-filter",
+            "none of its paths (pathPrefix /shop/) matches /help"
+        ),
+        (
+            "the switch off: a verified app is not approved", "switch-off",
+            "com.a: its \"Open supported links\" switch is off"
+        ),
+        (
+            "a host that is not a domain name goes to the chooser", "invalid-host",
+            "localhost is not a valid domain name"
+        ),
+        (
+            "a verified wildcard never covers a longer name", "not-approved",
+            "com.a is neither verified nor selected for badb.example"
+        ),
+        (
+            "a file served for another domain claims nothing here", "other-domain-file",
+            "the file was served for b.example, not for the link's host a.example"
+        ),
+        (
+            "the user sent the domain to Safari before", "open-in-safari",
+            "the user chose \"Open in Safari\" for a.example before"
+        ),
+    ])
+    func theReasonsSayWhatDecided(_ name: String, _ rule: String, _ text: String) async throws {
+        let testCase = try #require(PredictionCases.all.first { $0.name.contains(name) }, "\(name)")
+        let reasons = try await Self.predict(testCase).reasons
+        #expect(
+            reasons.contains { $0.rule == rule && $0.text.contains(text) },
+            "\(reasons.map { "[\($0.rule)] \($0.text)" })"
+        )
+    }
+
     @Test func aDerivedVerificationSaysWhichFileAndStatement() async throws {
         let testCase = try #require(
             PredictionCases.all.first { $0.name.hasSuffix("the domain's file links the app: it opens the link") }
