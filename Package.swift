@@ -48,6 +48,7 @@ let package = Package(
         .library(name: "DomainClaims", targets: ["DomainClaims"]),
         .library(name: "AssociationContract", targets: ["AssociationContract"]),
         .library(name: "DomainClaimsStage", targets: ["DomainClaimsStage"]),
+        .library(name: "DevicePrediction", targets: ["DevicePrediction"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
@@ -91,6 +92,9 @@ let package = Package(
         // Apple's app-site-association and Google's Digital Asset Links: reading, deciding, linting. No network:
         // WebLinks at most (scripts/check-modules holds it to that), so an app can embed it.
         .target(name: "DomainClaims", dependencies: ["WebLinks"]),
+        // What a tap opens on Android 12+ and iOS, from a device's state and the domain's claims: as light as DomainClaims
+        // (no network: what is read from the network comes in as evidence), so an app can embed it.
+        .target(name: "DevicePrediction", dependencies: ["DomainClaims", "WebLinks"]),
         // The association contract: AASA components (and Android intent-filter paths) from an app's deep-link routes,
         // and a published file checked against them; apart, so that DomainClaims stays at WebLinks.
         .target(name: "AssociationContract", dependencies: ["DomainClaims", "DeeplinkTemplates", "WebLinks"]),
@@ -138,7 +142,10 @@ let package = Package(
         // network; apart, so that DomainClaims stays at WebLinks and LinkResolver knows no claims.
         .target(
             name: "DomainClaimsStage",
-            dependencies: ["DomainClaims", "LinkResolver", "LinkMatching", "LinkRules", "LinkFetching", "WebLinks"]
+            dependencies: [
+                "DomainClaims", "DevicePrediction", "LinkResolver", "LinkMatching", "LinkRules", "LinkFetching",
+                "WebLinks",
+            ]
         ),
         .target(
             name: "AppChooser",
@@ -156,7 +163,8 @@ let package = Package(
             name: "LinkServer",
             dependencies: [
                 "LinkRules", "LinkMatching", "LinkResolver", "LinkFetching", "LinkFetchingHTTP", "WebLinks",
-                "XCallbackURL", "AppChooser", "DomainClaims", "DomainClaimsStage", hummingbird, hummingbirdCore,
+                "XCallbackURL", "AppChooser", "DomainClaims", "DomainClaimsStage", "DevicePrediction", hummingbird,
+                hummingbirdCore,
                 logging, crypto,
                 .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -190,7 +198,7 @@ let package = Package(
                 "LinkRules", "LinkMatching", "LinkResolver", "RuleTooling", "LinkFetching", "LinkFetchingHTTP",
                 "LinkCleaning", "WebLinks", "LinkServer", "XCallbackURL", "AppChooser", "SwitchyardBenchmarks",
                 "CleaningBenchmarks", "DomainClaims", "ClaimsBenchmarks", "AssociationContract", "DomainClaimsStage",
-                argumentParser, logging,
+                "DevicePrediction", argumentParser, logging,
                 nioCore,
             ]
         ),
@@ -219,6 +227,10 @@ let package = Package(
                 "DomainClaimsStage", "DomainClaims", "LinkResolver", "LinkMatching", "LinkRules", "LinkFetching",
                 "LinkFetchingHTTP", "WebLinks", "SwitchyardTestSupport",
             ]
+        ),
+        .testTarget(
+            name: "DevicePredictionTests",
+            dependencies: ["DevicePrediction", "DomainClaims", "WebLinks", "SwitchyardTestSupport"]
         ),
         .testTarget(
             name: "AssociationContractTests",

@@ -146,6 +146,19 @@ struct SeedSet {
         ] {
             add("claims", file + separator + link + separator + statements)
         }
+        for (device, link) in [
+            (
+                #"{"platform":"android","sdk":35,"defaultBrowser":"b","apps":[{"package":"com.example","isBrowser":false,"fingerprints":["14:6D:E9:83:C5:73:06:50:D8:EE:B9:95:2F:34:FC:64:16:A0:83:42:E6:1D:BE:A8:8A:04:96:B2:3F:CF:44:E5"],"filters":[{"actions":["VIEW"],"categories":["BROWSABLE","DEFAULT"],"schemes":["https","app"],"hosts":["example.com","*.example.com"],"pathPatterns":[".*/x"],"pathAdvancedPatterns":["/[a-z]+{1,3}"]}]},{"package":"c","isBrowser":false,"linkHandlingAllowed":false,"userSelected":["*.example.com"],"firstInstallOrder":2,"filters":[{"actions":["android.intent.action.VIEW"],"categories":["BROWSABLE","DEFAULT"],"schemes":["http"],"hosts":["example.com","localhost"]}],"verified":["example.com"]},{"package":"b"}]}"#,
+                "https://example.com/x/x?q=1"
+            ),
+            (
+                #"{"platform":"ios","apps":[{"appId":"A.b","schemes":["app"]},{"appID":"C.d"}],"aasa":{"applinks":{"details":[{"appIDs":["A.b","C.d"],"components":[{"/":"/x/*"}]}]}},"domain":"example.com","tappedIn":{"kind":"safari","domain":"other.example"},"openInSafari":["b.example"]}"#,
+                "https://example.com/x/1"
+            ),
+            (#"{"platform":"ios","aasa":"{\"applinks\":{}}","tappedIn":{"kind":"addressBar"}}"#, "app://x"),
+        ] {
+            add("device", device + separator + link + separator + statements)
+        }
     }
 
     /// The manifest's entries as small manifests, and their test inputs, formats and redirect tests.

@@ -145,6 +145,13 @@ public struct AssetStatementLists: Sendable {
     public var notes: [String]
     /// Whether the site's own list was read (a 200 with a JSON array).
     public var isUsable: Bool
+
+    /// Lists read elsewhere (a caller that has a site's files at hand), with what was dropped.
+    public init(lists: [(url: String, list: AssetStatementList)], notes: [String] = [], isUsable: Bool = true) {
+        self.lists = lists
+        self.notes = notes
+        self.isUsable = isUsable
+    }
 }
 
 /// The statement lists of one query (or of one site, all of them), read breadth-first: the caller fetches each URL

@@ -29,10 +29,7 @@ public struct ClaimsLookup: Sendable {
             return FetchedClaims(claims: claims, files: [], cacheability: .unlimited)
         }
         let origin = "https://" + link.host + (link.port.map { ":\($0)" } ?? "")
-        let candidates = ["/.well-known/apple-app-site-association", "/apple-app-site-association"].compactMap {
-            try? Link(origin + $0)
-        }
-        async let aasaFile = files.firstFile(of: candidates)
+        async let aasaFile = files.firstFile(of: Self.associationURLs(for: link))
         let source = NetworkAssetLinks(files: files)
         async let lists = statementLists(origin: origin, source: source)
         let aasa = await aasaFile
@@ -74,6 +71,14 @@ public struct ClaimsLookup: Sendable {
             ages: Dictionary((aasa.attempts + statementFiles).map { ($0.url, $0.age) }) { first, _ in first },
             staleURLs: stale
         )
+    }
+
+    /// Where `link`'s domain publishes its apple-app-site-association file: `.well-known` first, then the root.
+    static func associationURLs(for link: Link) -> [Link] {
+        let origin = "https://" + link.host + (link.port.map { ":\($0)" } ?? "")
+        return ["/.well-known/apple-app-site-association", "/apple-app-site-association"].compactMap {
+            try? Link(origin + $0)
+        }
     }
 
     /// The site's statement lists through `source`, and every fetch it made (the site's own list first).

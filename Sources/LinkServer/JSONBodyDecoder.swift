@@ -12,16 +12,7 @@ struct JSONBodyDecoder: RequestDecoder {
     var userInfo: [CodingUserInfoKey: any Sendable] = [:]
 
     func decode<T: Decodable>(_ type: T.Type, from request: Request, context: some RequestContext) async throws -> T {
-        let body: ByteBuffer
-        do {
-            body = try await request.body.collect(upTo: context.maxUploadSize)
-        } catch is NIOTooManyBytesError {
-            throw APIError(
-                .contentTooLarge,
-                "E_BODY_TOO_LARGE",
-                "the request body is larger than \(context.maxUploadSize) bytes"
-            )
-        }
+        let body = try await Self.body(of: request, context: context)
         let decoder = JSONDecoder()
         decoder.userInfo = userInfo
         do {
@@ -32,6 +23,19 @@ struct JSONBodyDecoder: RequestDecoder {
             var apiError = APIError(error, naming: "\"\(error.field.stringValue)\"")
             apiError.path = "$." + error.field.stringValue
             throw apiError
+        }
+    }
+
+    /// The request's body, at most the context's `maxUploadSize` bytes (`413 E_BODY_TOO_LARGE` over it).
+    static func body(of request: Request, context: some RequestContext) async throws -> ByteBuffer {
+        do {
+            return try await request.body.collect(upTo: context.maxUploadSize)
+        } catch is NIOTooManyBytesError {
+            throw APIError(
+                .contentTooLarge,
+                "E_BODY_TOO_LARGE",
+                "the request body is larger than \(context.maxUploadSize) bytes"
+            )
         }
     }
 

@@ -12,6 +12,7 @@ enum PlaygroundRoutes {
         // What a browser asks for on every page it opens when the page names no icon (and some clients regardless):
         // answered with the icon, so the log shows no 404 per page load.
         ("/favicon.ico", "icon.svg", "image/svg+xml"),
+        ("/playground/predict.js", "predict.js", "text/javascript; charset=utf-8"),
     ]
 
     /// The routes, at the root; a file missing from the bundle is not served.

@@ -31,6 +31,7 @@ extension SwitchyardServer {
             ClaimsRoutes(store: store, configuration: configuration, caching: caching).collection,
             atPath: "/v1"
         )
+        router.addRoutes(PredictRoutes(store: store, configuration: configuration).collection, atPath: "/v1")
         router.addRoutes(XCallbackRoutes.collection, atPath: "/v1")
         router.addRoutes(ChooserRoutes(catalog: catalog, caching: caching).collection, atPath: "/v1")
         router.addRoutes(SiteChoiceRoutes(choices: configuration.choices, rules: store).collection, atPath: "/v1")

@@ -50,25 +50,16 @@ struct ClaimsShowCommand: AsyncParsableCommand {
     @Flag(help: "Print one JSON object.")
     var json = false
 
-    @Flag(name: .customLong("protocol"), help: "Answer conformance-protocol requests, one JSON object per line.")
-    var conformanceProtocol = false
-
-    @Option(
-        help: ArgumentHelp(
-            "With --protocol: read the requests from this file ('-': standard input).",
-            valueName: "file"
-        )
-    )
-    var input = "-"
+    @OptionGroup var lines: ProtocolOptions
 
     @OptionGroup(title: "Network (when the files are fetched)") var network: NetworkOptions
 
     func run() async throws {
-        if conformanceProtocol {
+        if lines.conformanceProtocol {
             guard url == nil else {
                 throw CommandFailure(message: "error: --protocol takes no link: the requests name theirs")
             }
-            return try answerRequests()
+            return try await lines.answer { ClaimsProtocol.answer($0) }
         }
         guard let url else { throw CommandFailure(message: "error: claims needs a link (or --protocol)") }
         let link: Link
@@ -103,30 +94,6 @@ struct ClaimsShowCommand: AsyncParsableCommand {
             }
         }
         for note in claims.notes { output.print("note: \(note)") }
-    }
-
-    /// Answers each line of the input with ``ClaimsProtocol/answer(_:)``, as soon as it is read.
-    private func answerRequests() throws {
-        let reader: UserFile.Reader
-        do {
-            reader = input == "-" ? UserFile.standardInput() : try UserFile.open(input)
-        } catch {
-            throw CommandFailure(error, what: "request input")
-        }
-        defer { reader.close() }
-        var lines = BatchLines(reader, keptBytes: 16 << 20)
-        let output = CommandOutput.current
-        while let line = try lines.next() {
-            switch line {
-            case .text(let text):
-                if line.isBlank { continue }
-                output.print(ClaimsProtocol.answer(text))
-            case .overlong(_, let byteCount):
-                output.print(
-                    #"{"id":null,"error":"the line has \#(byteCount) bytes, more than the 16 MiB a request may have"}"#
-                )
-            }
-        }
     }
 
     /// The AASA file at `path` (at most four times Apple's limit; `lint --aasa` says when it is over Apple's). What

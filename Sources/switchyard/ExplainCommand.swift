@@ -1,4 +1,5 @@
 import ArgumentParser
+import DevicePrediction
 import Foundation
 import LinkMatching
 import LinkResolver
@@ -24,7 +25,17 @@ struct ExplainCommand: AsyncParsableCommand {
     @Flag(help: "Print one JSON object: the resolution document with its trace.")
     var json = false
 
+    @Option(
+        help: ArgumentHelp(
+            "Also predict what a tap on the link (and on the final link) opens on this device: a device file.",
+            valueName: "file"
+        ),
+        completion: .file(extensions: ["json"])
+    )
+    var device: String?
+
     func run() async throws {
+        let state = try device.map(DeviceFile.read)
         let resolver = try await options.resolver(runsScripts: !options.listing.noScripts)
         let request = try options.request(trace: true)
         let resolution: Resolution
@@ -35,11 +46,36 @@ struct ExplainCommand: AsyncParsableCommand {
         }
         let output = CommandOutput.current
         output.printNotices(of: resolution)
-        if json {
-            try output.printJSON(resolution)
-        } else {
-            output.print(ExplanationText.render(resolution, all: all))
+        var predictions: [Prediction]?
+        if let state {
+            predictions = try await DeviceFile.predictions(of: resolution, on: state, network: options.network)
         }
+        if json {
+            guard let predictions else { return try output.printJSON(resolution) }
+            return try output.printJSON(PredictedResolution(resolution: resolution, predictions: predictions))
+        }
+        output.print(ExplanationText.render(resolution, all: all))
+        for prediction in predictions ?? [] {
+            output.print("")
+            output.print("On the device:")
+            for line in PredictionText.lines(of: prediction, indent: "  ") { output.print(line) }
+        }
+    }
+}
+
+/// `explain --device --json`: the resolution document with a `predictions` member, one per link explained.
+private struct PredictedResolution: Encodable {
+    var resolution: Resolution
+    var predictions: [Prediction]
+
+    private enum CodingKeys: String, CodingKey {
+        case predictions
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        try resolution.encode(to: encoder)
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(predictions, forKey: .predictions)
     }
 }
 

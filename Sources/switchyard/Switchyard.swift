@@ -25,6 +25,7 @@ struct Switchyard: AsyncParsableCommand {
             ChooseCommand.self,
             CleanCommand.self,
             ClaimsCommand.self,
+            PredictCommand.self,
         ]
     )
 

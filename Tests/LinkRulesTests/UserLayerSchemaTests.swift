@@ -50,50 +50,12 @@ import Testing
         #expect(forms.reduce(into: Set<String>()) { $0.formUnion(Self.keys($1)) } == ManifestDecoder.referenceKeys)
     }
 
-    /// `env`, to run the `python3` of the PATH, when that one has `jsonschema` (nothing is installed for the test).
-    static let validator: URL? = {
-        let env = URL(fileURLWithPath: "/usr/bin/env")
-        guard FileManager.default.isExecutableFile(atPath: env.path) else { return nil }
-        let process = Process()
-        process.executableURL = env
-        process.arguments = ["python3", "-c", "import jsonschema"]
-        process.standardError = FileHandle.nullDevice
-        guard (try? process.run()) != nil else { return nil }
-        process.waitUntilExit()
-        return process.terminationStatus == 0 ? env : nil
-    }()
-
     /// The schema's verdict on each document: nil when valid, else the first error's message.
     static func validate(_ documents: [String]) throws -> [String?] {
-        let env = try #require(validator)
-        let process = Process()
-        process.executableURL = env
-        let script = """
-            import json, sys, jsonschema
-            schema = json.load(open(sys.argv[1]))
-            jsonschema.Draft202012Validator.check_schema(schema)
-            validator = jsonschema.Draft202012Validator(schema)
-            for document in json.load(sys.stdin):
-                errors = list(validator.iter_errors(json.loads(document)))
-                print(json.dumps(errors[0].message if errors else None))
-            """
-        process.arguments = ["python3", "-c", script, docs.appendingPathComponent("user-layer.schema.json").path]
-        let input = Pipe()
-        let output = Pipe()
-        process.standardInput = input
-        process.standardOutput = output
-        try process.run()
-        input.fileHandleForWriting.write(try JSONSerialization.data(withJSONObject: documents))
-        try input.fileHandleForWriting.close()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0)
-        return String(decoding: data, as: UTF8.self).split(separator: "\n").map { line in
-            (try? JSONSerialization.jsonObject(with: Data(line.utf8), options: .fragmentsAllowed)) as? String
-        }
+        try JSONSchemaCheck.validate(documents, schema: docs.appendingPathComponent("user-layer.schema.json"))
     }
 
-    @Test(.enabled(if: validator != nil, "python3 with jsonschema is not available: the schema is checked by its keys"))
+    @Test(.enabled(if: JSONSchemaCheck.validator != nil, JSONSchemaCheck.skipReason))
     func theSchemaAcceptsTheExamplesAndRefusesAWrongLayer() throws {
         let examples = try Self.examples()
         #expect(try Self.validate(examples) == examples.map { _ in nil })

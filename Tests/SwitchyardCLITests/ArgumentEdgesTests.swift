@@ -152,7 +152,7 @@ import Testing
         (["serv"], "error: unknown command 'serv'; did you mean 'serve'?"),
         (
             ["frobnicate"],
-            "error: unknown command 'frobnicate' (the commands: bench, choose, claims, clean, explain, help, lint, migrate, minify, resolve, serve, test, xcallback)"
+            "error: unknown command 'frobnicate' (the commands: bench, choose, claims, clean, explain, help, lint, migrate, minify, predict, resolve, serve, test, xcallback)"
         ),
     ])
     func aMisspeltCommandGetsASuggestion(arguments: [String], error: String) async {
