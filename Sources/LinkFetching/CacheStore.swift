@@ -102,7 +102,11 @@ struct CacheStore {
             try UserFile.createDirectory(directory.path)
             try UserFile.write(data, to: file.path)
         } catch {
-            throw FetchError(.storage, url: url, message: "Keeping '\(url)' failed: \(error.message(for: "cache file")).")
+            throw FetchError(
+                .storage,
+                url: url,
+                message: "Keeping '\(url)' failed: \(error.message(for: "cache file"))."
+            )
         }
     }
 
