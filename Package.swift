@@ -119,7 +119,7 @@ let package = Package(
         ),
         // The fetching protocol, policy, fixtures, HTTP cache, coalescing and politeness; the AsyncHTTPClient client
         // lives apart in LinkFetchingHTTP.
-        .target(name: "LinkFetching", dependencies: ["WebLinks", httpTypes, coreMetrics]),
+        .target(name: "LinkFetching", dependencies: ["WebLinks", "LinkWrappers", httpTypes, coreMetrics]),
         .target(
             name: "LinkFetchingHTTP",
             dependencies: [
@@ -257,7 +257,7 @@ let package = Package(
         .testTarget(
             name: "LinkResolverTests",
             dependencies: [
-                "LinkResolver", "LinkMatching", "LinkCleaning", "AppChooser", "LinkFetchingHTTP",
+                "LinkResolver", "LinkMatching", "LinkCleaning", "AppChooser", "LinkFetchingHTTP", "LinkWrappers",
                 "SwitchyardTestSupport",
                 httpTypes,
             ]

@@ -7,7 +7,7 @@ import WebLinks
 /// catalog refresh.
 ///
 /// There is one cache: the stack's ``HTTPCache``, with its RFC 9111 rules and its clock. The downloader only adds a
-/// persistent store under it, a folder where the last good copy stays across runs (``CacheStore``), and a check of
+/// persistent store under it, a folder where the last good copy stays across runs (`CacheStore`), and a check of
 /// what it downloads:
 /// - A copy younger than ``lifetime`` is used without a request (the request says `Cache-Control: max-age=` the
 ///   lifetime, and the lifetime is the freshness when the server says nothing), unless the server said less.

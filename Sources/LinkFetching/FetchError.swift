@@ -19,7 +19,7 @@ public struct FetchError: Error, Sendable, Equatable, CustomStringConvertible {
         case connectTimeout
         /// The TLS handshake with the host failed: an untrusted or mismatched certificate, or no common protocol.
         case tlsFailure
-        /// The host is taken for down after failures that say so (``HostHealth``), and the request was not sent; its
+        /// The host is taken for down after failures that say so (`HostHealth`), and the request was not sent; its
         /// message says when the host will be tried again.
         case hostDown
         /// More redirects than the policy allows.

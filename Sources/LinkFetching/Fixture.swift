@@ -95,7 +95,9 @@ package struct Fixture: Codable, Sendable, Equatable {
     /// The file name for `request`: method, a readable host, and a stable hash of the key (FNV-1a 64, which,
     /// unlike `Hasher`, is the same in every process).
     package static func fileName(for request: FetchRequest) -> String {
-        let key = "\(request.method.rawValue) \(request.url.text)" + (request.followRedirects ? "" : " no-follow")
+        let key =
+            "\(request.method.rawValue) \(request.url.text)" + (request.followRedirects ? "" : " no-follow")
+            + (request.bodyPrefix.map { " prefix \($0)" } ?? "")
         let host = request.url.hostName
         let readableHost = String(
             host.map { $0.isLetter || $0.isNumber || $0 == "." || $0 == "-" ? $0 : "_" }.prefix(60)

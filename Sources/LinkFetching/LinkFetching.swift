@@ -42,6 +42,11 @@ public struct FetchRequest: Sendable, Hashable {
     /// `proxy_cache_valid` does for a location. What the server does say (`no-store`, `private`, `no-cache`,
     /// `max-age`) still decides. Nil: only what RFC 9111 lets a shared cache infer.
     public var fallbackFreshness: Duration?
+    /// When set, only the first this many body bytes are read (after decompression) and the rest is not asked for: the
+    /// answer's body is that prefix, and ``FetchResponse/isTruncated`` says when there was more. For a page whose
+    /// start is all a caller reads (a bounce page's refresh); a truncated answer is never kept by a cache. Nil: the
+    /// whole body.
+    public var bodyPrefix: Int?
 
     /// Creates a request.
     public init(
@@ -51,7 +56,8 @@ public struct FetchRequest: Sendable, Hashable {
         followRedirects: Bool = true,
         timeout: Duration? = nil,
         maximumBodyBytes: Int? = nil,
-        fallbackFreshness: Duration? = nil
+        fallbackFreshness: Duration? = nil,
+        bodyPrefix: Int? = nil
     ) {
         self.url = url
         self.method = method
@@ -60,6 +66,7 @@ public struct FetchRequest: Sendable, Hashable {
         self.timeout = timeout
         self.maximumBodyBytes = maximumBodyBytes.map { max(0, $0) }
         self.fallbackFreshness = fallbackFreshness.map { max(.zero, $0) }
+        self.bodyPrefix = bodyPrefix.map { max(0, $0) }
     }
 }
 
@@ -81,6 +88,8 @@ public struct FetchResponse: Sendable, Hashable {
     /// reused (uncacheable, `no-cache`, stale, or no cache on the way). An answer made from several responses may be
     /// reused for the shortest of their freshnesses, and not at all when one of them has none.
     public var freshness: Duration? = nil
+    /// Whether the body is only the prefix the request asked for (``FetchRequest/bodyPrefix``) and there was more.
+    public var isTruncated = false
 
     /// Creates a response that no cache has seen (``cacheStatus`` and ``freshness`` nil).
     public init(url: Link, status: Int, headers: HTTPFields = [:], body: [UInt8] = [], redirects: [Link] = []) {

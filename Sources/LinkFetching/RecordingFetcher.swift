@@ -17,7 +17,7 @@ public struct RecordingFetcher: LinkFetching {
         self.directory = directory
     }
 
-    /// Fetches through the wrapped fetcher, then writes the fixture (``UserFile/write(_:to:)-(Data,_)``).
+    /// Fetches through the wrapped fetcher, then writes the fixture (WebLinks' `UserFile.write(_:to:)`).
     public func fetch(_ request: FetchRequest) async throws(FetchError) -> FetchResponse {
         let response = try await wrapped.fetch(request)
         let file = directory.appendingPathComponent(Fixture.fileName(for: request))

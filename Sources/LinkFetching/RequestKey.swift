@@ -14,6 +14,8 @@ package struct RequestKey: Sendable, Hashable {
     package var followRedirects: Bool
     /// The request's own body limit (nil: the policy's).
     package var maximumBodyBytes: Int?
+    /// The prefix of the body read (nil: all of it).
+    package var bodyPrefix: Int?
     /// The request headers, by lower-cased name and sorted by it, the values of one name in their order.
     package var headers: [String]
 
@@ -23,6 +25,7 @@ package struct RequestKey: Sendable, Hashable {
         url = request.url.requestText
         followRedirects = request.followRedirects
         maximumBodyBytes = request.maximumBodyBytes
+        bodyPrefix = request.bodyPrefix
         var byName: [String: [String]] = [:]
         for field in request.headers { byName[field.name.canonicalName, default: []].append(field.value) }
         headers = byName.keys.sorted().map { name in "\(name): \(byName[name, default: []].joined(separator: ", "))" }

@@ -31,6 +31,7 @@ extension StoredResponse {
             return "the request carried Authorization (§3.5)"
         }
         if !response.redirects.isEmpty { return "it came through redirects, whose own answers were not seen" }
+        if response.isTruncated { return "only a prefix of its body was read" }
         let explicit = control.has("max-age") || control.has("s-maxage") || response.headers[.expires] != nil
         guard
             explicit || control.has("public") || heuristicallyCacheable.contains(response.status)

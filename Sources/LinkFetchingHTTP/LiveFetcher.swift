@@ -11,7 +11,7 @@ import WebLinks
 /// per call.
 ///
 /// A redirect is returned as it is (its status and `Location`): following redirects is the job of the one redirect
-/// layer at the top of a ``FetchingStack`` (``RedirectFollower``), which sends every hop through the whole stack
+/// layer at the top of a `FetchingStack` (`RedirectFollower`), which sends every hop through the whole stack
 /// again, so each hop is checked here, cached, coalesced, paced and counted against its own host. Each request's URL
 /// is checked (scheme, port), its host resolved through the policy's resolver and every address judged, and the
 /// connection is pinned to the checked address.
@@ -23,14 +23,14 @@ import WebLinks
 /// reused by later requests to the same checked address, and never by one whose host now resolves elsewhere (DNS
 /// rebinding); idle clients are shut down after 30 s, or when more than 64 are kept.
 ///
-/// Host names are resolved through a ``HostResolverCache`` (answers kept for a minute, "no such name" for 5 s,
+/// Host names are resolved through a `HostResolverCache` (answers kept for a minute, "no such name" for 5 s,
 /// concurrent lookups of a name made once), unless the fetcher is made without one.
 ///
-/// Waiting is bounded three ways: the connection must be made within ``NetworkPolicy/connectTimeout`` (one attempt:
-/// a refused connection fails at once with ``FetchError/Code/connectionRefused``), the server may stay silent for at
-/// most ``NetworkPolicy/readTimeout``, and the whole request ends at its time limit (the request's, capped by the
-/// policy's). A failed TLS handshake is ``FetchError/Code/tlsFailure``: these say something about the host, which the
-/// ``PoliteFetcher`` above keeps.
+/// Waiting is bounded three ways: the connection must be made within `NetworkPolicy.connectTimeout` (one attempt:
+/// a refused connection fails at once with `FetchError.connectionRefused`), the server may stay silent for at
+/// most `NetworkPolicy.readTimeout`, and the whole request ends at its time limit (the request's, capped by the
+/// policy's). A failed TLS handshake is `FetchError.tlsFailure`: these say something about the host, which the
+/// `PoliteFetcher` above keeps.
 ///
 /// A `NetworkPolicy.connectTo` override connects elsewhere the same way: the override's checked address in
 /// `dnsOverride`, its port in the URL the client is given, and the request's own host in `Host`, so TLS still names
@@ -145,7 +145,9 @@ public struct LiveFetcher: LinkFetching {
             wire.authority = url.link.host + (url.link.port.map { ":\($0)" } ?? "")
         }
         do {
-            result = .success(try await send(client, url, wire, request.method, request.headers, limit, deadline))
+            result = .success(
+                try await send(client, url, wire, request.method, request.headers, limit, request.bodyPrefix, deadline)
+            )
         } catch {
             result = .failure(Self.mapped(error, url: url.text, limit: limit, policy: policy))
         }
@@ -159,6 +161,7 @@ public struct LiveFetcher: LinkFetching {
         _ method: FetchRequest.Method,
         _ headers: HTTPFields,
         _ limit: Int,
+        _ prefix: Int?,
         _ deadline: NIODeadline
     ) async throws -> FetchResponse {
         var request = HTTPClientRequest(url: wire.url)
@@ -184,6 +187,23 @@ public struct LiveFetcher: LinkFetching {
         }
         if method == .head {
             return FetchResponse(url: url.link, status: status, headers: fields)
+        }
+        if let prefix {
+            // Only the start is wanted: read until it is there, and leave the rest unread (the connection is closed).
+            var body: [UInt8] = []
+            var isTruncated = false
+            for try await chunk in response.body {
+                let wanted = prefix - body.count
+                body.append(contentsOf: chunk.readableBytesView.prefix(wanted))
+                // The prefix is full: whatever follows is not read (and the answer is taken for truncated).
+                if chunk.readableBytes >= wanted {
+                    isTruncated = true
+                    break
+                }
+            }
+            var answer = FetchResponse(url: url.link, status: status, headers: fields, body: body)
+            answer.isTruncated = isTruncated
+            return answer
         }
         if !response.headers.contains(name: "Content-Encoding"),
             let declared = response.headers.first(name: "Content-Length").flatMap({ Int($0) }), declared > limit

@@ -66,6 +66,11 @@ public struct UnwrapStep: Sendable, Equatable, Codable {
         case redirectRule = "redirect-rule"
         /// An HTTP redirect, followed with HEAD.
         case httpRedirect = "http-redirect"
+        /// A page's `Refresh` header to another link within the delay allowed, followed as a redirect.
+        case refreshHeader = "refresh-header"
+        /// A page's first `<meta http-equiv="refresh">` to another link within the delay allowed (the page read with a
+        /// GET of its start: a bounce host's, or when the request asks), followed as a redirect.
+        case metaRefresh = "meta-refresh"
         /// Tracking removed and redirect wrappers unwrapped by a cleaning catalog (ClearURLs' rules, LinkCleaning).
         case clean
         /// A link wrapper of a mail gateway or a redirect page decoded offline (LinkWrappers' catalog, or the user
@@ -75,8 +80,8 @@ public struct UnwrapStep: Sendable, Equatable, Codable {
 
     /// What made the step: a static redirect rule, an HTTP redirect, a cleaning catalog or a link wrapper.
     public var kind: Kind
-    /// The redirect rule's pattern, the HTTP method and status (`HEAD 301`), the cleaning catalog's name, or the link
-    /// wrapper's name.
+    /// The redirect rule's pattern, the HTTP method and status (`HEAD 301`; a refresh adds its delay: `GET 200, 0 s`),
+    /// the cleaning catalog's name, or the link wrapper's name.
     public var rule: String
     /// Where the redirect rule, or the user layer's link wrapper, is defined (nil for HTTP redirects and built-in
     /// wrappers).

@@ -40,6 +40,11 @@ extension ResolveRequest: Codable {
         /// `MatchOptions.opensWrapped`: whether browser openings of a wrapped link open the wrapped link (absent: the
         /// user layer's `openWrapped`, else the inner link).
         case openWrapped
+        /// ``ResolveRequest/followsPages``: read every page on the way for a meta refresh (absent: bounce hosts only).
+        case followPages
+        /// ``ResolveRequest/maximumRefreshDelay``: the longest refresh delay followed, whole seconds, 0 to 3600 (absent:
+        /// 5).
+        case refreshDelay
     }
 
     /// The `userInfo` key of the request a decoder starts from (a ``ResolveRequest``): a server gives its own time
@@ -96,6 +101,8 @@ extension ResolveRequest: Codable {
         if let value = try reader.bool(.referralMarketing) { allowsReferralMarketing = value }
         if let value = try reader.bool(.claims) { includesClaims = value }
         if let value = try reader.bool(.openWrapped) { match.opensWrapped = value }
+        if let value = try reader.bool(.followPages) { followsPages = value }
+        if let seconds = try reader.integer(.refreshDelay, in: 0...3600) { maximumRefreshDelay = seconds }
     }
 
     /// Encodes every field, in ``Field`` order, lists sorted (the optional ones when set): the canonical form a
@@ -121,6 +128,8 @@ extension ResolveRequest: Codable {
             case .claims: try container.encode(includesClaims, forKey: field)
             // Only when said: a request that does not say is the one it always was (and keeps its cache key).
             case .openWrapped: try container.encodeIfPresent(match.opensWrapped, forKey: field)
+            case .followPages: try container.encodeIfPresent(followsPages, forKey: field)
+            case .refreshDelay: try container.encodeIfPresent(maximumRefreshDelay, forKey: field)
             }
         }
     }

@@ -35,6 +35,13 @@ public struct ResolveRequest: Sendable, Hashable {
     /// Whether the resolver's opening stages (the domain's claims: universal links and app links) run (on by default;
     /// a resolver without such stages never reads claims).
     public var includesClaims: Bool = true
+    /// Whether the pages of links on the way are read for the redirects they make themselves (a GET of a page's start,
+    /// for a `<meta http-equiv="refresh">`), for every host and not only the bounce hosts the wrapper catalog and the
+    /// user layer name; nil when not said (off). A `Refresh` header is followed either way.
+    public var followsPages: Bool? = nil
+    /// The longest delay of a refresh that is followed as a redirect, in seconds; nil when not said (5: a page that
+    /// waits longer refreshes itself rather than bouncing).
+    public var maximumRefreshDelay: Int? = nil
 
     /// Creates a request (defaults: every app, both platforms, scripts on, 15 s, no trace).
     public init(

@@ -2,6 +2,7 @@ import HTTPTypes
 import LinkFetching
 import LinkMatching
 import LinkRules
+import LinkWrappers
 import WebLinks
 
 extension Resolver {
@@ -86,7 +87,8 @@ extension Resolver {
                 return false
             }
             let hop: RedirectFollower.Hop
-            switch await Self.ask(follower, stage.link, deadline: run.budget.deadline) {
+            let pages = pageReading(stage.link, run)
+            switch await Self.ask(follower, stage.link, deadline: run.budget.deadline, pages: pages) {
             case .success(let answer):
                 hop = answer
                 take(hop, of: stage.link, &run)
@@ -106,14 +108,7 @@ extension Resolver {
                 steps.append(.refusedHop(from: stage.link, error))
                 return false
             }
-            steps.append(
-                UnwrapStep(
-                    kind: .httpRedirect,
-                    rule: "\(hop.method.rawValue) \(hop.status)",
-                    from: stage.link.text,
-                    to: next.text
-                )
-            )
+            steps.append(UnwrapStep(hop, from: stage.link, to: next))
             stage = unwrapAndMatch(next, headers: run.request.match.headers, &run)
             steps += stage.steps
         }
@@ -127,14 +122,24 @@ extension Resolver {
         run.request.match.headers == nil && stage.headers == nil && rules.headerRulesCouldApply(to: stage.link)
     }
 
+    /// How the redirects `link`'s page makes itself are taken: its page read when the request asks for every page or
+    /// the wrapper catalog names its host a bounce host; refreshes within the request's delay (5 s unless said).
+    func pageReading(_ link: Link, _ run: Run) -> RedirectFollower.PageReading {
+        RedirectFollower.PageReading(
+            readsPage: run.request.followsPages ?? false || rules.wrappers.isBouncePage(link),
+            maximumDelay: run.request.maximumRefreshDelay ?? RedirectFollower.PageReading().maximumDelay
+        )
+    }
+
     /// One hop of `link`, its failure as a value.
     static func ask(
         _ follower: RedirectFollower,
         _ link: Link,
-        deadline: ContinuousClock.Instant
+        deadline: ContinuousClock.Instant,
+        pages: RedirectFollower.PageReading = RedirectFollower.PageReading()
     ) async -> Result<RedirectFollower.Hop, FetchError> {
         do {
-            return .success(try await follower.hop(link, deadline: deadline))
+            return .success(try await follower.hop(link, deadline: deadline, pages: pages))
         } catch {
             return .failure(error)
         }
@@ -171,6 +176,18 @@ extension Resolver {
 }
 
 extension UnwrapStep {
+    /// The step of a hop that redirects: a 3xx (`HEAD 301`), a `Refresh` header or a meta refresh (`GET 200, 0 s`).
+    init(_ hop: RedirectFollower.Hop, from link: Link, to next: Link) {
+        let kind: Kind =
+            switch hop.kind {
+            case .refreshHeader?: .refreshHeader
+            case .metaRefresh?: .metaRefresh
+            case .http?, nil: .httpRedirect
+            }
+        let delay = hop.refreshDelay.map { ", \($0) s" } ?? ""
+        self.init(kind: kind, rule: "\(hop.method.rawValue) \(hop.status)\(delay)", from: link.text, to: next.text)
+    }
+
     /// An HTTP hop that could not be taken: the link stays the last good one.
     static func refusedHop(from link: Link, _ error: FetchError) -> UnwrapStep {
         UnwrapStep(

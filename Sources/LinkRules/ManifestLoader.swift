@@ -14,8 +14,8 @@ public struct ManifestLoader: Sendable {
         self.limits = limits
     }
 
-    /// Loads a manifest from a file, read through ``UserFile`` (a file that cannot be read is `E_READ` with the
-    /// reason in a few words, one larger than the limit `E_TOO_LARGE`).
+    /// Loads a manifest from a file, read through WebLinks' `UserFile`: a file that cannot be read is `E_READ` with the
+    /// reason in a few words, one larger than the limit `E_TOO_LARGE`.
     public func load(contentsOf url: URL) throws(ManifestError) -> LoadedManifest {
         // A file is named as it was given (`rules.json`, not the absolute path), as every file a user names is.
         let name = url.isFileURL ? url.relativePath : url.absoluteString

@@ -59,6 +59,12 @@ public struct LinkWrapperCatalog: Sendable {
         return read.catalog
     }
 
+    /// Whether `link` is a bounce page's (a wrapper whose decoding is ``WrapperDecoding/page``): online, the follower
+    /// reads its page for a refresh.
+    public func isBouncePage(_ link: Link) -> Bool {
+        wrapper(for: link)?.decoding == .page
+    }
+
     /// The first entry whose host and path `link` has, or nil when it is no wrapper's.
     public func wrapper(for link: Link) -> LinkWrapper? {
         var best: Int?

@@ -5,7 +5,7 @@ import WebLinks
 ///
 /// An entry: `{"id": "safelinks", "name": "Microsoft Defender Safe Links", "hosts": ["*.safelinks.protection.outlook.com"],
 /// "paths": ["/"], "decode": "query", "parameters": ["url"]}`. `decode` is one of `query`, `proofpoint-v2`,
-/// `proofpoint-v3`, `last-path-segment`, `base64` and `opaque`; `parameters` (a non-empty list of query parameter names)
+/// `proofpoint-v3`, `last-path-segment`, `base64`, `opaque` and `page`; `parameters` (a non-empty list of query parameter names)
 /// goes with `query` (the first present and not empty is decoded), `proofpoint-v2` and `base64` (one name), and with
 /// nothing else. An entry with an error is left out.
 package struct WrapperCatalogReader {
@@ -180,6 +180,7 @@ package struct WrapperCatalogReader {
             return switch kind {
             case "proofpoint-v3": .proofpointV3
             case "last-path-segment": .lastPathSegment
+            case "page": .page
             default: .opaque
             }
         }

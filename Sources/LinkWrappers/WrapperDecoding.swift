@@ -19,6 +19,9 @@ public enum WrapperDecoding: Sendable, Hashable {
     /// Only the gateway's service knows the link (`"decode": "opaque"`, Mimecast's `/s/…`): online, it is followed as
     /// a short link.
     case opaque
+    /// A bounce page: the link's own page redirects, with a `Refresh` header or `<meta http-equiv="refresh">`
+    /// (`"decode": "page"`): online its page is read and followed (a GET of its start), offline it is opaque.
+    case page
 
     /// The catalog's name of the decoding.
     public var kind: String {
@@ -29,13 +32,14 @@ public enum WrapperDecoding: Sendable, Hashable {
         case .lastPathSegment: "last-path-segment"
         case .base64: "base64"
         case .opaque: "opaque"
+        case .page: "page"
         }
     }
 
     /// Every `decode` the catalog knows, and whether it takes `parameters`.
     static let kinds: [(name: String, takesParameters: Bool)] = [
         ("query", true), ("proofpoint-v2", true), ("proofpoint-v3", false), ("last-path-segment", false),
-        ("base64", true), ("opaque", false),
+        ("base64", true), ("opaque", false), ("page", false),
     ]
 
     /// The query parameters it reads.
@@ -43,7 +47,7 @@ public enum WrapperDecoding: Sendable, Hashable {
         switch self {
         case .query(let names): names
         case .proofpointV2(let name), .base64(let name): [name]
-        case .proofpointV3, .lastPathSegment, .opaque: []
+        case .proofpointV3, .lastPathSegment, .opaque, .page: []
         }
     }
 }
@@ -67,7 +71,7 @@ extension WrapperDecoding {
     /// refuses, is malformed.
     func decode(_ link: Link, path: Substring, maximumLength: Int) -> WrapperDecodingOutcome {
         switch self {
-        case .opaque:
+        case .opaque, .page:
             return .opaque
         case .query(let names):
             var firstProblem: String?

@@ -69,6 +69,8 @@ public struct WrapperStop: Sendable, Equatable, CustomStringConvertible {
     /// base64url; it is left as it is`.
     public var description: String {
         switch reason {
+        case .opaque where wrapper.decoding == .page:
+            "the link is a \(wrapper.name) link, whose page says where it leads: it is resolved as it is (online, its page is read and followed)"
         case .opaque:
             "the link is a \(wrapper.name) link, which only its service can decode: it is resolved as it is (online, it is followed like a short link)"
         case .malformed(let why):

@@ -99,7 +99,7 @@ enum ExplanationText {
             let rule = redirect.layer == .user ? "User redirect rule" : "Redirect rule"
             lines.append("\(rule) \(redirect.rule): \(redirect.verdict.rawValue) \(outcome)")
         }
-        for step in resolution.steps where step.kind == .httpRedirect {
+        for step in resolution.steps where [.httpRedirect, .refreshHeader, .metaRefresh].contains(step.kind) {
             lines.append(step.description)
         }
         lines.append("Unwrapped: \(resolution.unwrapped)")

@@ -61,6 +61,8 @@ struct ResolutionOptions: ParsableArguments {
         fields[.platform] = listing.platform
         fields[.source] = userLayerOptions.sourceApp
         fields[.openWrapped] = listing.openWrapped.map(String.init)
+        if listing.followPageRedirects { fields[.followPages] = "true" }
+        fields[.refreshDelay] = listing.maximumRefreshDelay.map(String.init)
         return try ResolveRequest(fields: fields)
     }
 
@@ -76,6 +78,8 @@ struct ResolutionOptions: ParsableArguments {
         case .referralMarketing: "--allow-referral-marketing"
         case .claims: "--claims"
         case .openWrapped: "--open-wrapped"
+        case .followPages: "--follow-page-redirects"
+        case .refreshDelay: "--max-refresh-delay"
         case .trace, .headers, .browsers, .previews, .regexTimeLimit, .regexTimeShare, .maximumLinkLength:
             field.stringValue
         }
@@ -125,4 +129,20 @@ struct ListingOptions: ParsableArguments {
             "For a link wrapped by a mail gateway or a redirect page, make browser openings open the original wrapped link (so the gateway's click-time check runs) instead of the link it carries; app openings always open the inner link (default: the user layer's openWrapped, else off)."
     )
     var openWrapped: Bool?
+
+    @Flag(
+        name: .customLong("follow-page-redirects"),
+        help:
+            "Read the page of every link on the way (a GET of its start) and follow its <meta http-equiv=\"refresh\"> as a redirect; without it, only bounce hosts' pages are read (the wrapper catalog's and the user layer's \"decode\": \"page\" entries). A Refresh header is followed either way."
+    )
+    var followPageRedirects = false
+
+    @Option(
+        name: .customLong("max-refresh-delay"),
+        help: ArgumentHelp(
+            "The longest delay of a refresh (Refresh header or meta refresh) that is followed as a redirect, in whole seconds, 0 to 3600 (default 5).",
+            valueName: "seconds"
+        )
+    )
+    var maximumRefreshDelay: Int?
 }

@@ -88,6 +88,7 @@ import Testing
         let elapsed = clock.now - start
         #expect(resolution.unwrapped == server.url("/slow"))
         #expect(resolution.openings.isEmpty)
-        #expect(elapsed < limit + .milliseconds(300), "the resolution took \(elapsed) with a limit of \(limit)")
+        // Well before the 5 s the host takes (the margin is for a loaded machine, not for the resolver).
+        #expect(elapsed < limit + .seconds(2), "the resolution took \(elapsed) with a limit of \(limit)")
     }
 }

@@ -15,7 +15,7 @@ import Testing
         .regexTimeLimit: "match.budget.perRegex", .regexTimeShare: "match.budget.perResolution",
         .scripts: "runsScripts", .timeout: "timeLimit", .trace: "trace", .maximumLinkLength: "maximumLinkLength",
         .clean: "cleansLinks", .referralMarketing: "allowsReferralMarketing", .claims: "includesClaims",
-        .openWrapped: "match.opensWrapped",
+        .openWrapped: "match.opensWrapped", .followPages: "followsPages", .refreshDelay: "maximumRefreshDelay",
     ]
 
     /// A change of each field.
@@ -36,6 +36,8 @@ import Testing
         .referralMarketing: { $0.allowsReferralMarketing = true },
         .claims: { $0.includesClaims = false },
         .openWrapped: { $0.opensWrapped = true },
+        .followPages: { $0.followsPages = true },
+        .refreshDelay: { $0.maximumRefreshDelay = 30 },
     ]
 
     /// The stored properties of a value, through the option structs it nests, as dotted paths.

@@ -20,6 +20,7 @@ import Testing
         .regexTimeShare: "regexTimeShare=0.1", .scripts: "scripts=false", .timeout: "timeout=1",
         .trace: "trace=true", .maximumLinkLength: "maximumLinkLength=100", .clean: "clean=false",
         .referralMarketing: "referralMarketing=true", .claims: "claims=false", .openWrapped: "openWrapped=true",
+        .followPages: "followPages=true", .refreshDelay: "refreshDelay=30",
     ]
 
     static func server(cleaner: LinkCleaner? = nil, choices: ChoicesStore? = nil) async throws -> SwitchyardServer {

@@ -40,7 +40,7 @@ import WebLinks
         (
             #"{"id": "x", "name": "X", "hosts": ["x.example"], "paths": ["/"], "decode": "base65", "parameters": ["u"]}"#,
             "E_WRAPPER_DECODE", "/wrappers/0/decode",
-            "\"decode\" is \"base65\", which is not a decoding: use one of query, proofpoint-v2, proofpoint-v3, last-path-segment, base64, opaque; did you mean \"base64\"?"
+            "\"decode\" is \"base65\", which is not a decoding: use one of query, proofpoint-v2, proofpoint-v3, last-path-segment, base64, opaque, page; did you mean \"base64\"?"
         ),
         (
             #"{"id": "x", "name": "X", "hosts": ["x.example"], "paths": ["/"], "decode": "query"}"#,

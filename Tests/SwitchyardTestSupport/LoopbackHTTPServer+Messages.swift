@@ -65,7 +65,9 @@ extension LoopbackHTTPServer {
         public static func text(_ text: String, status: Int = 200, headers: [Header] = []) -> Response {
             Response(
                 status: status,
-                headers: [Header("Content-Type", "text/plain; charset=utf-8")] + headers,
+                // Plain text unless the headers given say otherwise (one Content-Type, as a server sends).
+                headers: (headers.contains { $0.name.lowercased() == "content-type" }
+                    ? [] : [Header("Content-Type", "text/plain; charset=utf-8")]) + headers,
                 body: .bytes(Array(text.utf8))
             )
         }
