@@ -36,6 +36,7 @@ let package = Package(
         .library(name: "LinkWrappers", targets: ["LinkWrappers"]),
         .library(name: "LinkMatching", targets: ["LinkMatching"]),
         .library(name: "BundledRules", targets: ["BundledRules"]),
+        .library(name: "LinkResolution", targets: ["LinkResolution"]),
         .library(name: "LinkResolver", targets: ["LinkResolver"]),
         .library(name: "LinkFetching", targets: ["LinkFetching"]),
         .library(name: "LinkFetchingHTTP", targets: ["LinkFetchingHTTP"]),
@@ -115,7 +116,10 @@ let package = Package(
         ),
         .target(
             name: "LinkScripts",
-            dependencies: [.target(name: "CJavaScriptCore", condition: .when(platforms: [.linux]))]
+            dependencies: [
+                // LinkMatching: a guard's expression runs as the matcher runs a rule's, under its budget.
+                "LinkMatching", .target(name: "CJavaScriptCore", condition: .when(platforms: [.linux])),
+            ]
         ),
         // The fetching protocol, policy, fixtures, HTTP cache, coalescing and politeness; the AsyncHTTPClient client
         // lives apart in LinkFetchingHTTP.
@@ -130,12 +134,20 @@ let package = Package(
         // ClearURLs' catalog, compiled and prefiltered: light (no NIO, no JavaScriptCore), like the matcher.
         .target(
             name: "LinkCleaning",
-            dependencies: ["LinkRules", "LinkMatching", "LinkResolver", "WebLinks", "LinkFetching", crypto]
+            dependencies: ["LinkRules", "LinkMatching", "LinkResolution", "WebLinks", "LinkFetching", crypto]
+        ),
+        // The resolver's extension API: the stages' protocols and contexts, the request, the cache key and how long an
+        // answer may be kept. Light (no JavaScriptCore, no NIO), so that a stage links only what it uses.
+        .target(
+            name: "LinkResolution",
+            dependencies: ["LinkRules", "LinkMatching", "LinkFetching", "WebLinks", httpTypes]
         ),
         .target(
             name: "LinkResolver",
             dependencies: [
-                "LinkRules", "LinkMatching", "LinkScripts", "LinkFetching", "BundledRules", "WebLinks", httpTypes,
+                "LinkResolution", "LinkRules", "LinkMatching", "LinkScripts", "LinkFetching", "BundledRules",
+                "WebLinks",
+                httpTypes,
             ]
         ),
         // The domain's claims as a resolver stage: DomainClaims' decisions over files fetched through the resolution's
@@ -143,14 +155,14 @@ let package = Package(
         .target(
             name: "DomainClaimsStage",
             dependencies: [
-                "DomainClaims", "DevicePrediction", "LinkResolver", "LinkMatching", "LinkRules", "LinkFetching",
+                "DomainClaims", "DevicePrediction", "LinkResolution", "LinkMatching", "LinkRules", "LinkFetching",
                 "WebLinks",
             ]
         ),
         .target(
             name: "AppChooser",
             dependencies: [
-                "LinkRules", "LinkMatching", "LinkResolver", "LinkFetching", "WebLinks",
+                "LinkRules", "LinkMatching", "LinkResolution", "LinkFetching", "WebLinks",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],
             resources: [.copy("Resources/catalog.json")]
@@ -195,8 +207,9 @@ let package = Package(
         .executableTarget(
             name: "switchyard",
             dependencies: [
-                "LinkRules", "LinkMatching", "LinkResolver", "RuleTooling", "LinkFetching", "LinkFetchingHTTP",
-                "LinkCleaning", "WebLinks", "LinkServer", "XCallbackURL", "AppChooser", "SwitchyardBenchmarks",
+                "LinkRules", "LinkMatching", "LinkResolver", "LinkScripts", "RuleTooling", "LinkFetching",
+                "LinkFetchingHTTP", "LinkCleaning", "WebLinks", "LinkServer", "XCallbackURL", "AppChooser",
+                "SwitchyardBenchmarks",
                 "CleaningBenchmarks", "DomainClaims", "ClaimsBenchmarks", "AssociationContract", "DomainClaimsStage",
                 "DevicePrediction", argumentParser, logging,
                 nioCore,
@@ -240,7 +253,7 @@ let package = Package(
         .testTarget(
             name: "AppChooserTests",
             dependencies: [
-                "AppChooser", "LinkFetchingHTTP", "SwitchyardTestSupport",
+                "AppChooser", "LinkResolver", "LinkFetchingHTTP", "SwitchyardTestSupport",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),
@@ -274,7 +287,10 @@ let package = Package(
             name: "LinkServerTests",
             dependencies: ["LinkServer", "LinkCleaning", "SwitchyardTestSupport", hummingbirdTesting]
         ),
-        .testTarget(name: "SwitchyardCLITests", dependencies: ["switchyard", "LinkCleaning", "SwitchyardTestSupport"]),
+        .testTarget(
+            name: "SwitchyardCLITests",
+            dependencies: ["switchyard", "LinkResolver", "LinkCleaning", "SwitchyardTestSupport"]
+        ),
     ]
 )
 

@@ -1,5 +1,5 @@
 import LinkMatching
-import LinkResolver
+import LinkResolution
 
 extension ChoicesStore: OpeningDecisionStage {
     /// `choices:` and the store's ``revision()``: remembering, replacing or forgetting a site anywhere (this process,

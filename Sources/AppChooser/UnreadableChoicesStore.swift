@@ -1,5 +1,5 @@
 import LinkMatching
-import LinkResolver
+import LinkResolution
 
 /// The decision stage of a choices store that could not be opened: every resolution stands without remembered
 /// choices and carries the notice ``ChoicesStore/choicesUnreadable`` with ``message`` (and is not kept by a cache),

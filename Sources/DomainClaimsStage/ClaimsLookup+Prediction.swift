@@ -1,6 +1,6 @@
 import DevicePrediction
 import DomainClaims
-import LinkResolver
+import LinkResolution
 import WebLinks
 
 /// The network behind a device prediction (`switchyard predict`, `POST /v1/predict`): a derived Android verification's

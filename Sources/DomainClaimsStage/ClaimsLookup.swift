@@ -1,7 +1,7 @@
 import DomainClaims
 import LinkFetching
 import LinkMatching
-import LinkResolver
+import LinkResolution
 import WebLinks
 
 /// What a link's domain claims, read from the network: the domain's apple-app-site-association file

@@ -1,6 +1,6 @@
 import DomainClaims
 import LinkMatching
-import LinkResolver
+import LinkResolution
 import LinkRules
 import WebLinks
 
@@ -35,7 +35,7 @@ public struct DomainClaimsStage: LinkOpeningStage {
             )
             outcome.notices.append(
                 ResolutionNotice(
-                    code: Resolver.offline,
+                    code: ResolutionNotice.offlineCode,
                     message:
                         "offline, the claims of \(link.host) (apple-app-site-association, assetlinks.json) were not read"
                 )
@@ -49,13 +49,7 @@ public struct DomainClaimsStage: LinkOpeningStage {
         outcome.openings = apps.openings(for: fetched, link: link, options: context.request.match)
         outcome.claims = apps.trace(of: fetched, options: context.request.match)
         for url in fetched.staleURLs {
-            outcome.notices.append(
-                ResolutionNotice(
-                    code: Resolver.staleAnswer,
-                    message:
-                        "the server of \(url) could not be asked, so its last good answer was used: it may be out of date"
-                )
-            )
+            outcome.notices.append(.staleAnswer(from: url))
         }
         return outcome
     }

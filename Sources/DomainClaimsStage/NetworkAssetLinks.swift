@@ -1,5 +1,5 @@
 import DomainClaims
-import LinkResolver
+import LinkResolution
 import Synchronization
 import WebLinks
 

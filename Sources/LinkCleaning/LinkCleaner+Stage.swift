@@ -1,5 +1,5 @@
 import LinkMatching
-import LinkResolver
+import LinkResolution
 import WebLinks
 
 extension LinkCleaner: LinkCleaningStage {

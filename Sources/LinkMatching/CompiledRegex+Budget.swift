@@ -20,6 +20,11 @@ extension CompiledRegex {
         enumerateMatches(in: input, options: [], firstOnly: false, deadline: deadline)
     }
 
+    /// The first match anywhere in `input`, if any, stopping at `deadline` (a script's guard: LinkScripts).
+    package func firstMatch(in input: String, deadline: ContinuousClock.Instant) -> MatchOutcome {
+        enumerateMatches(in: input, options: [], firstOnly: true, deadline: deadline)
+    }
+
     /// The match at the very start of `input`, if any (redirect rules), stopping at `deadline`.
     package func firstMatchAtStart(of input: String, deadline: ContinuousClock.Instant) -> MatchOutcome {
         enumerateMatches(in: input, options: .anchored, firstOnly: true, deadline: deadline)

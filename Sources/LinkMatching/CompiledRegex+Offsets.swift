@@ -56,11 +56,4 @@ extension CompiledRegex {
         return RegexMatchOffsets(offsets: offsets, groupCount: groupCount)
     }
 
-    /// The first match anywhere in `input`, stopping at `deadline`.
-    private func firstMatch(in input: String, deadline: ContinuousClock.Instant) -> MatchOutcome {
-        switch matches(in: input, deadline: deadline) {
-        case .matches(let found): .matches(Array(found.prefix(1)))
-        case let other: other
-        }
-    }
 }

@@ -6,7 +6,7 @@
 /// `.` in `(\w+\.)*` or `(\.\w+)+`, the `/` in `([^/]+/)*`), every iteration must end at such a character, so
 /// the split is unique and the group is safe. Those shapes are common in real rules (154 of the v5 manifest's 365
 /// actions use them) and are not reported.
-enum RedosHeuristic {
+package enum RedosHeuristic {
     /// One element of a group body at its own level.
     private struct Atom {
         /// What the atom can match, when it is a single character class; nil for groups and unknown escapes.
@@ -44,7 +44,7 @@ enum RedosHeuristic {
         }
     }
 
-    static func isSuspicious(_ pattern: String) -> Bool {
+    package static func isSuspicious(_ pattern: String) -> Bool {
         // Only a repeated group can be reported, and most patterns have none: skip the parse (run at every load)
         // unless some `)` is followed by `+`, `*` or `{`.
         var previous: UInt8 = 0

@@ -1,4 +1,5 @@
 import LinkMatching
+import LinkResolution
 import WebLinks
 
 /// One line of a batch: the resolution of an input, or why the input was refused. The CLI prints one per line,

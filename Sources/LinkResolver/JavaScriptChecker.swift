@@ -1,5 +1,6 @@
 import Foundation
 import LinkMatching
+import LinkResolution
 import LinkRules
 import LinkScripts
 

@@ -1,5 +1,6 @@
 import LinkFetching
 import LinkMatching
+import LinkResolution
 import LinkRules
 import WebLinks
 

@@ -1,5 +1,6 @@
 import HTTPTypes
 import LinkMatching
+import LinkResolution
 import LinkRules
 import LinkScripts
 import WebLinks

@@ -1,4 +1,5 @@
 import LinkMatching
+import LinkResolution
 import WebLinks
 
 extension Resolver {

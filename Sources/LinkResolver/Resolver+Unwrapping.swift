@@ -1,6 +1,7 @@
 import HTTPTypes
 import LinkFetching
 import LinkMatching
+import LinkResolution
 import LinkRules
 import LinkWrappers
 import WebLinks

@@ -1,6 +1,7 @@
 import HTTPTypes
 import LinkFetching
 import LinkMatching
+import LinkResolution
 import LinkRules
 import Synchronization
 import WebLinks
@@ -8,11 +9,11 @@ import WebLinks
 /// The one way a link becomes an answer, for every front end: the CLI's `resolve`, `explain`, batch and `test`,
 /// every HTTP route, and apps that embed Switchyard.
 ///
-/// ``resolve(_:_:)`` takes the raw text and a ``ResolveRequest`` and runs, under one `ResolutionBudget`:
+/// ``resolve(_:_:)`` takes the raw text and a `ResolveRequest` and runs, under one `ResolutionBudget`:
 /// 1. the link normaliser (`Link`): refused text throws `LinkError`; then the link wrappers of mail gateways and redirect
 ///    pages, decoded offline (`RuleSet.wrappers`, LinkWrappers' catalog with the user layer's entries), nested;
-/// 2. the cleaning stages (``ResolverStages/cleaning``, such as ClearURLs' catalog in LinkCleaning), unless the
-///    request says ``ResolveRequest/cleansLinks`` false, except on sites the user layer leaves alone; again (with the
+/// 2. the cleaning stages (`ResolverStages.cleaning`, such as ClearURLs' catalog in LinkCleaning), unless the
+///    request says `ResolveRequest.cleansLinks` false, except on sites the user layer leaves alone; again (with the
 ///    wrappers) after every redirect rule and every HTTP redirect (`Resolver+Unwrapping.swift`);
 /// 3. the static redirect rules (`RuleSet.unwrap`), the user layer's first;
 /// 4. a HEAD request for the response headers, when a `headers` rule could apply and none were given;
@@ -20,11 +21,11 @@ import WebLinks
 /// 6. when no action matched, the link's HTTP redirects (short links), followed with HEAD, then stages 2–5 again on
 ///    the final URL;
 /// 7. every script opening, in JavaScriptCore, until the deadline (`Resolver+Scripts.swift`), and meanwhile the
-///    opening stages (``ResolverStages/openings``, such as the domain's claims in DomainClaimsStage) on the final link,
-///    unless the request says ``ResolveRequest/includesClaims`` false (`Resolver+Openings.swift`);
-/// 8. the decision stages (``ResolverStages/decisions``, such as the choices remembered per site in AppChooser).
+///    opening stages (`ResolverStages.openings`, such as the domain's claims in DomainClaimsStage) on the final link,
+///    unless the request says `ResolveRequest.includesClaims` false (`Resolver+Openings.swift`);
+/// 8. the decision stages (`ResolverStages.decisions`, such as the choices remembered per site in AppChooser).
 ///
-/// With the document, ``outcome(_:input:_:key:)`` gives the answer's ``CacheKey`` and ``Cacheability``, derived from
+/// With the document, ``outcome(_:input:_:key:)`` gives the answer's `CacheKey` and `Cacheability`, derived from
 /// the rules, each stage and the request: what the HTTP API's `ETag` and `Cache-Control` are made from.
 ///
 /// Stages 3 and 5 are the synchronous core `RuleSet.resolve` is made of; a resolver adds the network, the scripts and
@@ -32,7 +33,7 @@ import WebLinks
 public final class Resolver: Sendable {
     /// The rules.
     public let rules: RuleSet
-    /// What identifies the rules in a ``CacheKey`` (a server gives the manifest's SHA-256; by default a name unique to
+    /// What identifies the rules in a `CacheKey` (a server gives the manifest's SHA-256; by default a name unique to
     /// this resolver in this process, so keys never match across processes unless an identity is given).
     public let rulesIdentity: String
     /// Runs scripts (nil: script openings are listed with `needsScript` and no URL).
@@ -105,8 +106,8 @@ public final class Resolver: Sendable {
         await outcome(link, input: input, request).resolution
     }
 
-    /// What the answer to `input` under `request` is made from (see ``CacheKey``), known before resolving: a cache
-    /// that holds an answer with this key need not resolve again while the answer's ``Cacheability`` allows.
+    /// What the answer to `input` under `request` is made from (see `CacheKey`), known before resolving: a cache
+    /// that holds an answer with this key need not resolve again while the answer's `Cacheability` allows.
     public func cacheKey(for input: String, _ request: ResolveRequest) -> CacheKey {
         var parts = [
             "rules:" + rulesIdentity,
@@ -191,13 +192,7 @@ public final class Resolver: Sendable {
             trace: run.trace
         )
         for url in run.staleURLs + (scriptNetwork?.staleURLs ?? []) {
-            resolution.notices.append(
-                ResolutionNotice(
-                    code: Self.staleAnswer,
-                    message:
-                        "the server of \(url) could not be asked, so its last good answer was used: it may be out of date"
-                )
-            )
+            resolution.notices.append(.staleAnswer(from: url))
         }
         resolution.notices += run.notices
         decide(&resolution, link: stage.link, &run)
@@ -284,11 +279,10 @@ public final class Resolver: Sendable {
         }
     }
 
-    /// The notice of an answer built on a stale copy of a response (its server failed; stale-if-error).
-    public static let staleAnswer = "E_STALE_RESPONSE"
-    /// The notice of what an offline resolution left out: a link no action opens was not asked where it leads (a short
-    /// link stays unfollowed), a domain's claims were not read.
-    public static let offline = "E_OFFLINE"
+    /// The notice of an answer built on a stale copy of a response (`ResolutionNotice.staleAnswerCode`).
+    public static let staleAnswer = ResolutionNotice.staleAnswerCode
+    /// The notice of what an offline resolution left out (`ResolutionNotice.offlineCode`).
+    public static let offline = ResolutionNotice.offlineCode
 
     /// What one resolution carries from stage to stage.
     struct Run {

@@ -2,6 +2,7 @@ import BundledRules
 import Foundation
 import LinkFetching
 import LinkMatching
+import LinkResolution
 import LinkRules
 
 /// Where rules come from: the one description of a manifest source for every front end.

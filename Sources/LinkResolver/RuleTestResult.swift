@@ -1,4 +1,5 @@
 import LinkMatching
+import LinkResolution
 
 /// The outcome of one embedded test case of a manifest.
 public struct RuleTestResult: Sendable, Equatable, Codable {

@@ -1,4 +1,5 @@
 import LinkMatching
+import LinkResolution
 import LinkRules
 import LinkScripts
 import WebLinks

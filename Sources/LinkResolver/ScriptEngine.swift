@@ -1,6 +1,7 @@
 import Foundation
 import LinkFetching
 import LinkMatching
+import LinkResolution
 import LinkRules
 import LinkScripts
 import Synchronization

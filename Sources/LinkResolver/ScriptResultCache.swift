@@ -67,7 +67,7 @@ final class ScriptResultCache: Sendable {
 
     /// Whether a run's output is what the same script gives for the same input every time: it made no network request,
     /// and its output does not depend on the moment (``isReusable(_:)``). What a resolution's
-    /// ``ResolutionOutcome/isReproducible`` counts on too.
+    /// `ResolutionOutcome.isReproducible` counts on too.
     static func isReproducible(_ result: ScriptResult) -> Bool {
         !result.usedNetwork && isReusable(result.output)
     }

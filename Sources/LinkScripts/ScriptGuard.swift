@@ -1,4 +1,5 @@
 import Foundation
+import LinkMatching
 
 /// A script that tests its input with a regular expression first and, when it does not match, only builds its result
 /// from the input, as the v5 manifest's Safari browser does on every link:
@@ -23,6 +24,12 @@ import Foundation
 /// (literal ASCII characters, `.`, `^`, escaped punctuation, groups, `|`, `?`, `*`, `+` and their lazy forms), and the
 /// input ASCII without vertical tab or form feed (where their `.` differs). `ScriptGuardTests` holds every recognised
 /// script of the shared manifests to JavaScriptCore's own output.
+///
+/// The expression runs as the matcher runs a rule's regex (LinkMatching's `CompiledRegex`, stopped at a deadline the
+/// caller gives: the matcher's per-regex budget). An expression that nests repetition (`(a+)+b`, the matcher's own
+/// `RedosHeuristic`) is no guard at all, and one that runs out of time decides nothing: either way the script runs
+/// in JavaScriptCore, which gives its own answer or its own time-out, so a hostile link costs the guard at most its
+/// budget and the answer is JavaScriptCore's.
 struct ScriptGuard: Sendable, Hashable {
     /// The regular expression's source, as the script's string gives it.
     let pattern: String
@@ -66,10 +73,12 @@ struct ScriptGuard: Sendable, Hashable {
         self.expression = expression
     }
 
-    /// Whether the expression certainly finds no match in `input`, so the script completes with ``otherwise``.
-    func fails(on input: String) -> Bool {
+    /// Whether the expression certainly finds no match in `input` before `deadline`, so the script completes with
+    /// ``otherwise``; false when it matches, when the input is outside what both engines read alike, or when the
+    /// expression ran out of time or failed (the script then runs in JavaScriptCore).
+    func fails(on input: String, deadline: ContinuousClock.Instant) -> Bool {
         guard input.utf8.allSatisfy({ $0 < 0x80 && $0 != 0x0B && $0 != 0x0C }) else { return false }
-        return !expression.matches(input)
+        return expression.certainlyMisses(input, deadline: deadline)
     }
 
     /// `FOUND`, `FOUND != null` or `FOUND !== null`, then optionally `&& FOUND.length OP NUMBER`.
@@ -102,19 +111,22 @@ struct ScriptGuard: Sendable, Hashable {
     }
 }
 
-/// A guard's expression, compiled once with ICU after checking it is in the subset JavaScript reads the same way.
-// Unchecked: NSRegularExpression is immutable once made and safe to use from several threads, but not every Apple SDK
-// this builds against declares it Sendable (swift-corelibs-foundation does).
-private final class GuardExpression: @unchecked Sendable {
-    private let expression: NSRegularExpression
+/// A guard's expression, compiled once as the matcher compiles a rule's regex, after checking it is in the subset
+/// JavaScript reads the same way and nests no repetition.
+private struct GuardExpression: Sendable {
+    private let expression: CompiledRegex
 
     init?(_ pattern: String) {
-        guard Self.isShared(pattern), let expression = try? NSRegularExpression(pattern: pattern) else { return nil }
+        guard Self.isShared(pattern), !RedosHeuristic.isSuspicious(pattern),
+            let expression = try? CompiledRegex(pattern)
+        else { return nil }
         self.expression = expression
     }
 
-    func matches(_ input: String) -> Bool {
-        expression.firstMatch(in: input, range: NSRange(location: 0, length: input.utf16.count)) != nil
+    /// Whether the expression finds no match in `input`, known before `deadline`.
+    func certainlyMisses(_ input: String, deadline: ContinuousClock.Instant) -> Bool {
+        guard case .matches(let found) = expression.firstMatch(in: input, deadline: deadline) else { return false }
+        return found.isEmpty
     }
 
     /// Whether `pattern` is in the subset both read alike: alternatives of atoms (a printable ASCII character that is

@@ -102,7 +102,9 @@ public final class ScriptRunner: Sendable {
         for (index, run) in runs.enumerated() {
             if native, let template = run.script.template {
                 results[index] = evaluate(template, run: run)
-            } else if native, let guarded = run.script.guarded, guarded.fails(on: run.input) {
+            } else if native, let guarded = run.script.guarded,
+                guarded.fails(on: run.input, deadline: min(deadline, .now + configuration.guardTimeLimit))
+            {
                 results[index] = evaluate(guarded.otherwise, run: run)
             } else if native, network == nil, run.script.prologue != nil, configuration.maximumSubrequests > 0 {
                 // Its first request would be refused, and a script that tried the network offline needs it.

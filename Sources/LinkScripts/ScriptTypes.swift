@@ -1,4 +1,5 @@
 import Foundation
+import LinkMatching
 
 /// Network access for scripts' `httpRequest`, `jsonRequest` and `XMLHttpRequest`, asynchronous: no worker thread
 /// (nor its JavaScriptCore VM) ever waits on it.
@@ -89,6 +90,10 @@ public struct ScriptConfiguration: Sendable {
     /// instead of twice (``ScriptRunner/run(_:input:network:deadline:)``). The script still decides what it asks for; a
     /// wrong forecast costs one request whose answer is not used.
     public var predictsRequests: Bool
+    /// The longest a script's guard expression may run on one input before the script runs in JavaScriptCore instead:
+    /// the matcher's per-regex budget (LinkMatching's `MatchBudget.perRegex`, 50 ms), so a hostile link costs a
+    /// guard what it costs a rule.
+    public var guardTimeLimit: Duration = MatchBudget().perRegex
 
     /// Creates a configuration.
     public init(

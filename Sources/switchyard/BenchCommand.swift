@@ -99,8 +99,9 @@ struct BenchCommand: AsyncParsableCommand {
         )
         live?.finish()
         let cleaning = try cleaningReport()
+        let guardCost = try await GuardBenchmark.measure()
         if json {
-            try output.printJSON(BenchDocument(report: report, cleaning: cleaning), pretty: false)
+            try output.printJSON(BenchDocument(report: report, cleaning: cleaning, guardCost: guardCost), pretty: false)
             return
         }
         output.print(
@@ -112,6 +113,7 @@ struct BenchCommand: AsyncParsableCommand {
             load + compile:    \(String(format: "%.1f", report.loadMillis)) ms
             offline tests:     \(String(format: "%.0f", report.testSuiteMillis)) ms
             mismatches:        \(report.mismatches)
+            hostile guard:     \(format(guardCost.withShortcutsMillis)) ms/link with the shortcuts, \(format(guardCost.javaScriptCoreMillis)) in JavaScriptCore alone; RegExp('x/(a+)+b') on x/a{20}c (guard budget \(format(guardCost.budgetMillis)) ms; \(guardCost.sameAnswer ? "same answer" : "ANSWERS DIFFER"))
             """
         )
         if let cleaning {
@@ -126,7 +128,7 @@ struct BenchCommand: AsyncParsableCommand {
                 """
             )
         }
-        if report.mismatches > 0 || (cleaning?.mismatches ?? 0) > 0 { throw ExitCode(1) }
+        if report.mismatches > 0 || (cleaning?.mismatches ?? 0) > 0 || !guardCost.sameAnswer { throw ExitCode(1) }
     }
 
     /// Cleaning timed on links made from `--clean-rules`' catalog, or nil without it.
@@ -154,16 +156,22 @@ struct BenchCommand: AsyncParsableCommand {
     private func format(_ value: Double) -> String { String(format: value < 10 ? "%.2f" : "%.1f", value) }
 }
 
-/// `bench --json`: the resolution figures, with the cleaning figures under `cleaning` when `--clean-rules` is given.
+/// `bench --json`: the resolution figures, with the cleaning figures under `cleaning` when `--clean-rules` is given
+/// and a hostile script guard's cost under `hostileGuard`.
 private struct BenchDocument: Encodable {
     var report: ResolverBenchmark.Report
     var cleaning: CleaningBenchmark.Report?
+    var guardCost: GuardBenchmark
 
-    private enum CodingKeys: String, CodingKey { case cleaning }
+    private enum CodingKeys: String, CodingKey {
+        case cleaning
+        case guardCost = "hostileGuard"
+    }
 
     func encode(to encoder: any Encoder) throws {
         try report.encode(to: encoder)
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encodeIfPresent(cleaning, forKey: .cleaning)
+        try container.encode(guardCost, forKey: .guardCost)
     }
 }

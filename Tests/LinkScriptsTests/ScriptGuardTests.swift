@@ -107,4 +107,47 @@ import Testing
         #expect(try result.output.get() == "https://example.com/a")
         #expect(runner.workerCount == 0)
     }
+
+    /// A guard whose expression nests repetition (`(a+)+b`) is no guard: on a hostile link, where ICU and
+    /// JavaScriptCore both backtrack exponentially, the script runs in JavaScriptCore and gives its answer (no ICU
+    /// run on the caller's task at all), and on other links too.
+    @Test func aGuardThatNestsRepetitionRunsInJavaScriptCore() async throws {
+        let source =
+            #"function process(url, done) { var m = RegExp('x/(a+)+b').exec(url); if (m != null) { done('app://' + m[0]); } else { done(url); } }"#
+        let hostile = "https://example.com/x/" + String(repeating: "a", count: 20) + "c"
+        let decided = try await compare(
+            source,
+            inputs: [hostile, "https://example.com/x/aab", "https://example.com/"],
+            "nested repetition"
+        )
+        #expect(decided == 0, "a nested-repetition guard decided natively")
+    }
+
+    /// A guard's expression runs under the matcher's per-regex budget (``ScriptConfiguration/guardTimeLimit``): one
+    /// that cannot decide in time decides nothing, and the answer is JavaScriptCore's own. With no time at all, a
+    /// quadratic expression on a long link cannot decide, so the script runs in JavaScriptCore (which finishes it).
+    @Test func aGuardThatRunsOutOfTimeLeavesTheAnswerToJavaScriptCore() async throws {
+        let source =
+            #"function process(url, done) { var m = RegExp('.*.*z').exec(url); if (m != null) { done('app://z'); } else { done(url); } }"#
+        let input = "https://example.com/" + String(repeating: "a", count: 300)
+        func runner(templates: Bool, budget: Duration) -> ScriptRunner {
+            var configuration = ScriptTemplateTests.configuration(templates: templates)
+            configuration.maximumResultLength = 8192
+            configuration.guardTimeLimit = budget
+            return ScriptRunner(configuration: configuration)
+        }
+        let unhurried = runner(templates: true, budget: .seconds(5))
+        let hurried = runner(templates: true, budget: .zero)
+        let javaScriptCore = runner(templates: false, budget: .zero)
+        func run(_ runner: ScriptRunner) async throws -> ScriptResult {
+            await runner.run(try runner.compile(source, kind: .script2, name: "/a"), input: input, network: nil)
+        }
+        let decided = try await run(unhurried)
+        let undecided = try await run(hurried)
+        let reference = try await run(javaScriptCore)
+        #expect(decided.evaluatedNatively, "with time enough, the guard decides")
+        #expect(!undecided.evaluatedNatively, "the guard decided although its expression ran out of time")
+        #expect(decided.output == reference.output)
+        #expect(undecided.output == reference.output, "the answer is not JavaScriptCore's")
+    }
 }

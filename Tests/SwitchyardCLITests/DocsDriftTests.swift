@@ -70,4 +70,33 @@ import Testing
         )
         #expect(text.contains("by URL scheme (`twitter`, not the app identifier `x`)"))
     }
+
+    /// Docs/Architecture.md's module table and diagram name every module of the package (each folder of `Sources`
+    /// with Swift sources) and no other: a module added, renamed or removed without the map fails here.
+    @Test func theArchitectureMapNamesEveryModule() throws {
+        let sources = SharedData.packageRoot.appendingPathComponent("Sources")
+        let folders = try FileManager.default.contentsOfDirectory(atPath: sources.path)
+        let modules = Set(
+            folders.filter { folder in
+                // The C shims (CICU, CJavaScriptCore) are a module map each, not a module of the design.
+                !FileManager.default.fileExists(
+                    atPath: sources.appendingPathComponent(folder).appendingPathComponent("module.modulemap").path
+                ) && !folder.hasPrefix(".")
+            }
+        )
+        let page = try Self.page("Architecture.md")
+        let rows = Set(
+            page.split(separator: "\n").compactMap { line -> String? in
+                guard line.hasPrefix("| `") else { return nil }
+                return line.dropFirst(3).prefix { $0 != "`" }.description
+            }
+        )
+        let table = rows.filter { !$0.contains("/") && !$0.contains(" ") }
+        #expect(modules.subtracting(table).isEmpty, "modules without a row: \(modules.subtracting(table).sorted())")
+        #expect(table.subtracting(modules).isEmpty, "rows for no module: \(table.subtracting(modules).sorted())")
+        for module in modules where module != "switchyard" {
+            let drawn = page.contains("  \(module)[\"") || page.contains("  \(module) -->")
+            #expect(drawn, "\(module) is not in the diagram")
+        }
+    }
 }

@@ -204,6 +204,11 @@ import FoundationXML
         #expect(report["urls"] as? Int == 3)
         #expect(report["mismatches"] as? Int == 0)
         #expect((report["ratio"] as? Double ?? 0) > 0)
+        // The hostile guard's line: JavaScriptCore's answer with the shortcuts on, its cost and the guard's budget.
+        let hostileGuard = try #require(report["hostileGuard"] as? [String: Any])
+        #expect(hostileGuard["sameAnswer"] as? Bool == true)
+        #expect(hostileGuard["budgetMillis"] as? Double == 50)
+        #expect((hostileGuard["withShortcutsMillis"] as? Double ?? 0) > 0)
     }
 
     @Test func migrateRejectsAnUnknownVersion() async throws {

@@ -1,7 +1,7 @@
 import LinkMatching
 import WebLinks
 
-/// A part of the resolution that an application plugs into a ``Resolver`` (``ResolverStages``): the resolver runs
+/// A part of the resolution that an application plugs into LinkResolver's `Resolver` (``ResolverStages``): the resolver runs
 /// the stages it is given, in order, under the resolution's one deadline, for every front end.
 ///
 /// Every stage states what identifies its contribution (``identity``), so that a resolution's ``CacheKey`` covers it
@@ -27,7 +27,7 @@ public protocol OpeningDecisionStage: ResolutionStage {
     func decide(_ resolution: inout Resolution, _ context: DecisionContext) -> Cacheability
 }
 
-/// The stages a ``Resolver`` runs, by kind, each kind in the order given.
+/// The stages LinkResolver's `Resolver` runs, by kind, each kind in the order given.
 public struct ResolverStages: Sendable {
     /// Run on every link before the redirect rules and the matcher see it, in order, unless the request says
     /// `cleansLinks: false`.

@@ -69,7 +69,7 @@ public struct ResolveRequest: Sendable, Hashable {
     }
 
     /// The matcher's options with `headers` (given or looked up).
-    func matchOptions(headers: HTTPFields?) -> MatchOptions {
+    package func matchOptions(headers: HTTPFields?) -> MatchOptions {
         var options = match
         options.headers = headers
         return options

@@ -1,5 +1,6 @@
 import HTTPTypes
 import LinkFetching
+import LinkResolution
 import WebLinks
 
 /// Fetches the files a domain publishes about itself (apple-app-site-association, assetlinks.json) the way the
