@@ -79,7 +79,7 @@ public struct RedirectFollower: LinkFetching {
         public var isRedirect: Bool { location != nil }
     }
 
-    /// Where a link ends up (``follow(_:deadline:)``).
+    /// Where a link ends up (``follow(_:deadline:pages:)``).
     public struct Chain: Sendable, Hashable {
         /// Every link visited, the start first and the final one last.
         public var links: [Link]
