@@ -180,8 +180,9 @@ private struct SliceWriter {
     }
 }
 
-/// A replacement template split into literal text and group references, read with ICU's rules; nil when the
-/// template uses something only ICU should interpret (a `$` not followed by a digit).
+/// A replacement template split into literal text and group references, as ``TemplateReferences`` reads it (the
+/// template syntax of `NSRegularExpression`: `$n`, `\` escapes); nil when the template uses something only ICU
+/// should interpret (a `$` not followed by a digit).
 struct TemplateParts: Sendable {
     enum Part: Sendable {
         case text([UInt8])

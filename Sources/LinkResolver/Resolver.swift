@@ -75,8 +75,8 @@ public final class Resolver: Sendable {
 
     private static let instances = Atomic<Int>(0)
 
-    /// A resolver over other rules with everything else of this one (its engine, network, short-link cache and
-    /// stages): what a server makes for each new generation of rules.
+    /// A resolver over other rules with everything else of this one (its engine, its network, whose fetching stack
+    /// keeps every hop in its HTTP cache, and its stages): what a server makes for each new generation of rules.
     public func replacingRules(_ rules: RuleSet, identity: String? = nil) -> Resolver {
         Resolver(
             rules: rules,

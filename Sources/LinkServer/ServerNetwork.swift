@@ -4,14 +4,15 @@ import LinkMatching
 import LinkResolver
 import LinkScripts
 
-/// The network side of a server: one fetcher with the safety policy, one script engine, one short-link cache,
-/// shared by every generation of rules.
+/// The network side of a server: one fetcher with the safety policy (the fetching stack, whose HTTP cache keeps
+/// every hop of a short link), one script engine and one redirect layer, shared by every generation of rules.
 package struct ServerNetwork: Sendable {
     /// Where requests go (nil: the server never fetches; scripts that need the network say so).
     package let fetcher: (any LinkFetching)?
     /// Runs scripts for every generation of rules (one engine: warm contexts survive reloads).
     package let engine: ScriptEngine
-    /// Follows short links, with a process-wide cache.
+    /// Follows short links: the stack's own redirect layer, each hop through the stack (its cache, limits and host
+    /// state).
     package let redirectFollower: RedirectFollower?
 
     /// Creates the network side with the given fetcher (the standard policy by default); one script run may make

@@ -17,7 +17,7 @@ package struct SwitchyardServer: Sendable {
     package let store: RuleSetStore
     /// Its metrics.
     package let metrics: ServerMetrics
-    /// Its fetcher, script engine and short-link cache.
+    /// Its fetcher, script engine and redirect layer.
     package let network: ServerNetwork
     /// The app chooser's catalog (bundled data), for `/v1/choose`.
     package let catalog: AppCatalog
