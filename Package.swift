@@ -56,6 +56,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
         .package(url: "https://github.com/apple/swift-metrics.git", from: "2.13.0"),
+        .package(url: "https://github.com/apple/swift-collections.git", from: "1.6.0"),
+        .package(url: "https://github.com/apple/swift-async-algorithms.git", from: "1.1.4"),
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.1"),
@@ -123,7 +125,13 @@ let package = Package(
         ),
         // The fetching protocol, policy, fixtures, HTTP cache, coalescing and politeness; the AsyncHTTPClient client
         // lives apart in LinkFetchingHTTP.
-        .target(name: "LinkFetching", dependencies: ["WebLinks", "LinkWrappers", httpTypes, coreMetrics]),
+        .target(
+            name: "LinkFetching",
+            dependencies: [
+                "WebLinks", "LinkWrappers", httpTypes, coreMetrics,
+                .product(name: "DequeModule", package: "swift-collections"),
+            ]
+        ),
         .target(
             name: "LinkFetchingHTTP",
             dependencies: [
@@ -181,6 +189,7 @@ let package = Package(
                 .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
+                .product(name: "AsyncAlgorithms", package: "swift-async-algorithms"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
             ] + nio,
             resources: [.copy("Resources/playground"), .copy("Resources/openapi.json")]

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import LinkFetching
 import WebLinks
 
 extension ChoicesStore {
@@ -127,7 +128,7 @@ extension ChoicesStore {
     /// default browser invalidates the answers it changes. Nil when the file cannot be read.
     public func revision() -> String? {
         try? database.read { db in
-            var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+            var hash = StableHash.FNV1a()
             let rows = try Row.fetchCursor(
                 db,
                 sql: """
@@ -140,12 +141,10 @@ extension ChoicesStore {
             while let row = try rows.next() {
                 for column in 0..<3 {
                     let text: String = (row[column] as String?) ?? ""
-                    for byte in text.utf8 + [0] {
-                        hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3
-                    }
+                    hash.combine(text.utf8 + [0])
                 }
             }
-            return String(hash, radix: 16)
+            return hash.hex
         }
     }
 }

@@ -12,7 +12,7 @@ import WebLinks
 /// `GET /v1/claims`.
 public struct ClaimsLookup: Sendable {
     /// The network and the deadline.
-    public let files: DomainFileFetcher
+    package let files: DomainFileFetcher
 
     /// A lookup through `fetcher` until `deadline`.
     public init(fetcher: any LinkFetching, deadline: ContinuousClock.Instant) {

@@ -14,27 +14,27 @@ import WebLinks
 /// every resolution of a site without such a file does not ask again; what the server does say (`Cache-Control`,
 /// `Expires`) decides otherwise. A host that cannot be reached is not asked again while it is down (the stack's
 /// `PoliteFetcher` keeps that per host).
-public struct DomainFileFetcher: Sendable {
+package struct DomainFileFetcher: Sendable {
     /// The most bytes of a file read (Apple's limit for apple-app-site-association: 128 KiB).
-    public static let maximumBytes = 128 * 1024
+    package static let maximumBytes = 128 * 1024
     /// How long an answer that says nothing about its own freshness is kept: a minute, as the fetching layer keeps a
     /// failure.
-    public static let unusableFileLifetime: Duration = .seconds(60)
+    package static let unusableFileLifetime: Duration = .seconds(60)
 
     /// The network.
-    public let fetcher: any LinkFetching
+    package let fetcher: any LinkFetching
     /// When every fetch must be done.
-    public let deadline: ContinuousClock.Instant
+    package let deadline: ContinuousClock.Instant
 
     /// Fetches through `fetcher` until `deadline`.
-    public init(fetcher: any LinkFetching, deadline: ContinuousClock.Instant) {
+    package init(fetcher: any LinkFetching, deadline: ContinuousClock.Instant) {
         self.fetcher = fetcher
         self.deadline = deadline
     }
 
     /// The first of `urls` that serves a file, trying them in order (`.well-known` then the root, for
     /// apple-app-site-association); the attempts before it are kept, each with why it gave nothing.
-    public func firstFile(of urls: [Link]) async -> DomainFile {
+    package func firstFile(of urls: [Link]) async -> DomainFile {
         var attempts: [DomainFile.Attempt] = []
         for url in urls {
             let attempt = await file(at: url)
@@ -45,7 +45,7 @@ public struct DomainFileFetcher: Sendable {
     }
 
     /// One fetch of `url`.
-    public func file(at url: Link) async -> DomainFile.Attempt {
+    package func file(at url: Link) async -> DomainFile.Attempt {
         var attempt = DomainFile.Attempt(url: url.text)
         guard url.scheme == "https" else {
             attempt.problem = "it is not https: domain files are only read over https"
@@ -114,48 +114,48 @@ public struct DomainFileFetcher: Sendable {
 }
 
 /// What fetching a domain file gave: each place tried, in order, the last one with the file when there is one.
-public struct DomainFile: Sendable, Equatable {
+package struct DomainFile: Sendable, Equatable {
     /// One fetch.
-    public struct Attempt: Sendable, Equatable {
+    package struct Attempt: Sendable, Equatable {
         /// The URL asked.
-        public var url: String
+        package var url: String
         /// The status the server answered (nil: no answer).
-        public var status: Int?
+        package var status: Int?
         /// The file's bytes (a 200 within the size limit), nil when there is no file here.
-        public var body: [UInt8]?
+        package var body: [UInt8]?
         /// Why there is no file here, in a sentence's end ("its server answered 404").
-        public var problem: String?
+        package var problem: String?
         /// Remarks (a wrong `Content-Type`).
-        public var notes: [String] = []
+        package var notes: [String] = []
         /// How old the copy was, in whole seconds (its `Age`).
-        public var age: Int = 0
+        package var age: Int = 0
         /// Whether the copy is a stale one given because the server failed (stale-if-error).
-        public var isStale = false
+        package var isStale = false
         /// How long this answer stands.
-        public var cacheability = Cacheability.unlimited
+        package var cacheability = Cacheability.unlimited
 
         /// An attempt at `url` that has not been made.
-        public init(url: String) {
+        package init(url: String) {
             self.url = url
         }
     }
 
     /// Every place tried, in order.
-    public var attempts: [Attempt]
+    package var attempts: [Attempt]
 
     /// Creates a result from its attempts.
-    public init(attempts: [Attempt]) {
+    package init(attempts: [Attempt]) {
         self.attempts = attempts
     }
 
     /// The file's bytes, when one of the places served it.
-    public var body: [UInt8]? { attempts.last?.body }
+    package var body: [UInt8]? { attempts.last?.body }
     /// The URL of the file, or of the last place tried.
-    public var url: String { attempts.last?.url ?? "" }
+    package var url: String { attempts.last?.url ?? "" }
     /// The attempt that served the file, or the last one.
-    public var final: Attempt? { attempts.last }
+    package var final: Attempt? { attempts.last }
     /// How long everything learnt stands: the shortest of the attempts'.
-    public var cacheability: Cacheability {
+    package var cacheability: Cacheability {
         attempts.reduce(Cacheability.unlimited) { $0.combined(with: $1.cacheability) }
     }
 }

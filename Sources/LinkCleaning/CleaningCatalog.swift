@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import LinkFetching
 import LinkRules
 
 /// A ClearURLs rule catalog (`data.min.json`), decoded with located problems and every regex translated from
@@ -40,10 +41,7 @@ public struct CleaningCatalog: Sendable, Equatable {
 
     /// The lower-case hexadecimal SHA-256 of `data`, as ClearURLs publishes it (`rules.minify.hash`).
     public static func sha256Hex(_ data: Data) -> String {
-        SHA256.hash(data: data).map { byte in
-            let digits = String(byte, radix: 16)
-            return byte < 16 ? "0" + digits : digits
-        }.joined()
+        StableHash.hexadecimal(SHA256.hash(data: data))
     }
 
     /// Checks `data` against the published hash (64 hexadecimal digits; surrounding white space and upper-case

@@ -109,7 +109,9 @@ public struct CachingFetcher: LinkFetching {
         }
         if response.status == 304 && hasValidators {
             // A 304 naming another entity tag confirms a response this cache does not have: ask plainly.
-            if let confirmed = response.headers[.eTag], let etag, !Self.sameTag(confirmed, etag) {
+            if let confirmed = response.headers[.eTag].flatMap(EntityTag.init(field:)),
+                let sent = etag.flatMap(EntityTag.init(field:)), !confirmed.matchesWeakly(sent)
+            {
                 return try await miss(request)
             }
             let now = cache.clock.now
@@ -144,14 +146,5 @@ public struct CachingFetcher: LinkFetching {
         guard staleness <= stored.staleIfErrorAllowance(cache.configuration) else { return nil }
         cache.metrics.cache(.stale, for: request.url)
         return stored.answer(to: request, status: .stale, at: now, configuration: cache.configuration)
-    }
-
-    /// Weak comparison of two entity tags (RFC 9110 §8.8.3.2): `W/` aside, the same opaque tag.
-    private static func sameTag(_ first: String, _ second: String) -> Bool {
-        func opaque(_ tag: String) -> Substring {
-            let trimmed = tag.trimmingOWS
-            return trimmed.hasPrefix("W/") ? trimmed.dropFirst(2) : trimmed
-        }
-        return opaque(first) == opaque(second)
     }
 }

@@ -1,5 +1,7 @@
+import WebLinks
+
 /// A small map with a capacity and a time to live, evicting the least recently used entries first (an
-/// ``LRUStore`` costing one per entry); not thread-safe on its own, so it lives inside an actor.
+/// `LRUStore` costing one per entry); not thread-safe on its own, so it lives inside an actor.
 package struct ExpiringCache<Key: Hashable & Sendable, Value: Sendable>: Sendable {
     private struct Entry: Sendable {
         var value: Value

@@ -105,20 +105,3 @@ package struct Fixture: Codable, Sendable, Equatable {
         return "\(request.method.rawValue)-\(readableHost)-\(StableHash.hex(key)).json"
     }
 }
-
-/// A hash that is stable across processes and platforms, for file names.
-package enum StableHash {
-    /// FNV-1a 64 of the UTF-8 bytes of `text`, as 16 hex digits.
-    package static func hex(_ text: String) -> String { hex(Array(text.utf8)) }
-
-    /// FNV-1a 64 of `bytes`, as 16 hex digits.
-    package static func hex(_ bytes: some Sequence<UInt8>) -> String {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in bytes {
-            hash ^= UInt64(byte)
-            hash = hash &* 0x0000_0100_0000_01b3
-        }
-        let digits = String(hash, radix: 16)
-        return String(repeating: "0", count: 16 - digits.count) + digits
-    }
-}

@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import WebLinks
 
 /// Host names' answers kept for a while, so that a resolution does not wait for the system resolver again for a name
 /// it asked a moment ago: a name that resolves is kept for ``Configuration/positiveLifetime``, a name that does not

@@ -1,3 +1,4 @@
+import DequeModule
 import Foundation
 import Synchronization
 
@@ -32,8 +33,8 @@ package final class Waiters<Value: Sendable>: Sendable {
     private struct State {
         var nextID = 0
         var slots: [Int: Slot] = [:]
-        /// Tickets still to be handed a value, oldest first.
-        var order: [Int] = []
+        /// Tickets still to be handed a value, oldest first (a deque: the oldest leaves in constant time).
+        var order: Deque<Int> = []
     }
 
     private let state = Mutex(State())
@@ -97,7 +98,7 @@ package final class Waiters<Value: Sendable>: Sendable {
     package func handOffAll(_ value: Value) {
         let all = state.withLock { state -> [Int] in
             defer { state.order = [] }
-            return state.order
+            return Array(state.order)
         }
         for id in all { settle(id, .value(value), dequeued: true) }
     }

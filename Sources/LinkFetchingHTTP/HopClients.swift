@@ -101,3 +101,12 @@ final class HopClients: Sendable {
         }
     }
 }
+
+extension LiveFetcher {
+    /// Shuts down the connections that the live fetchers of this process keep for later hops (the clients of
+    /// `HopClients`, on the shared event loop group), once nothing fetches any more: a server calls it when it has
+    /// stopped, after its requests have drained. A request still under way fails; a later one makes new connections.
+    public static func shutDownKeptConnections() async {
+        await HopClients.shared.shutDownAll()
+    }
+}

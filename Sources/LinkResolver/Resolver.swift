@@ -45,8 +45,8 @@ public final class Resolver: Sendable {
     /// The rule set's scripts, compiled once by `engine`.
     let scripts: CompiledScripts?
     let redirectFollower: RedirectFollower?
-    /// Canonical encodings of recent requests (most front ends send the same few again and again).
-    private let encodings = Mutex<[ResolveRequest: String]>([:])
+    /// Canonical encodings of the last 256 distinct requests (most front ends send the same few again and again).
+    private let encodings = Mutex(LRUStore<ResolveRequest, String>(capacity: 256))
 
     /// Creates a resolver and compiles the rule set's scripts. Pass a shared `redirectFollower` to keep its cache of
     /// followed short links across resolvers (a server makes one resolver per rule-set generation), the `stages` to
@@ -109,24 +109,33 @@ public final class Resolver: Sendable {
     /// What the answer to `input` under `request` is made from (see `CacheKey`), known before resolving: a cache
     /// that holds an answer with this key need not resolve again while the answer's `Cacheability` allows.
     public func cacheKey(for input: String, _ request: ResolveRequest) -> CacheKey {
-        var parts = [
-            "rules:" + rulesIdentity,
-            "resolver:scripts=\(engine == nil ? "off" : "on"),network=\(fetcher == nil ? "offline" : "online")",
-        ]
+        var parts = ownParts
         for stage in stages.all { parts.append("stage:" + stage.identity) }
         parts.append("request:" + canonicalEncoding(of: request))
         parts.append("input:" + input)
         return CacheKey(parts: parts)
     }
 
+    /// What an answer that one stage makes on its own, from `input` and the resolver's rules and network, is made
+    /// from (the HTTP API's `/v1/claims`, the claims stage alone): the rules and the resolver's configuration as in
+    /// ``cacheKey(for:_:)``, then `lookup:` and the stage's identity, then the input.
+    public func cacheKey(for input: String, lookup stage: some ResolutionStage) -> CacheKey {
+        CacheKey(parts: ownParts + ["lookup:" + stage.identity, "input:" + input])
+    }
+
+    /// The key's parts that the resolver's own rules and configuration give (`rules:…`, `resolver:…`).
+    private var ownParts: [String] {
+        [
+            "rules:" + rulesIdentity,
+            "resolver:scripts=\(engine == nil ? "off" : "on"),network=\(fetcher == nil ? "offline" : "online")",
+        ]
+    }
+
     /// The request's canonical encoding, kept for the last few distinct requests.
     private func canonicalEncoding(of request: ResolveRequest) -> String {
-        if let known = encodings.withLock({ $0[request] }) { return known }
+        if let known = encodings.withLock({ $0.value(for: request) }) { return known }
         let encoding = request.canonicalEncoding
-        encodings.withLock { encodings in
-            if encodings.count >= 256 { encodings.removeAll(keepingCapacity: true) }
-            encodings[request] = encoding
-        }
+        encodings.withLock { _ = $0.insert(encoding, for: request, cost: 1) }
         return encoding
     }
 

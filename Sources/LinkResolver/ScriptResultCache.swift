@@ -1,5 +1,6 @@
 import LinkScripts
 import Synchronization
+import WebLinks
 
 /// The outputs of script runs that did not touch the network, by script and input, so that a link seen again does
 /// not run the same scripts again (a server's repeated links: each script run costs a worker's thread hop and
@@ -8,10 +9,9 @@ import Synchronization
 /// Scripts are taken to be functions of their input, as Opener's are: a run that made a network request is never
 /// kept, nor one whose outcome depends on the moment (stopped at its deadline, out of memory, set aside, not run).
 /// The key is the script's process-wide identifier, one per source text, so a reload that keeps a script keeps its
-/// results, and one that changes it starts afresh. Bounded in bytes: two generations of at most half the capacity
-/// each (an entry counts its input's and output's UTF-8 and 96 bytes for the rest); when the newer fills up it
-/// becomes the older one and the older one is dropped, so the results in use survive and the memory stays bounded
-/// (inputs longer than ``maximumInputLength`` are not kept).
+/// results, and one that changes it starts afresh. Bounded in bytes by the project's one bounded map (`LRUStore`: an
+/// entry counts its input's and output's UTF-8 and 96 bytes for the rest; the least recently used go first), so the
+/// results in use survive and the memory stays bounded (inputs longer than ``maximumInputLength`` are not kept).
 final class ScriptResultCache: Sendable {
     struct Key: Hashable, Sendable {
         let script: Int
@@ -21,14 +21,7 @@ final class ScriptResultCache: Sendable {
     /// Inputs longer than this (in UTF-8 bytes) are not kept.
     static let maximumInputLength = 4096
 
-    private struct Generations {
-        var newer: [Key: Result<String?, ScriptError>] = [:]
-        var newerBytes = 0
-        var older: [Key: Result<String?, ScriptError>] = [:]
-    }
-
-    private let generations = Mutex(Generations())
-    private let generationCapacity: Int
+    private let outputs: Mutex<LRUStore<Key, Result<String?, ScriptError>>>
     private let reuses = Atomic<Int>(0)
 
     /// How many runs were answered with a kept output.
@@ -36,20 +29,14 @@ final class ScriptResultCache: Sendable {
 
     /// A cache of about `capacity` bytes at most.
     init(capacity: Int) {
-        generationCapacity = max(1, capacity / 2)
+        outputs = Mutex(LRUStore(capacity: max(1, capacity)))
     }
 
     /// The kept output of `script` on `input`, with the rule name of this `script` in an error (one source may serve
     /// several rules).
     func output(of script: CompiledScript, input: String) -> Result<String?, ScriptError>? {
         let key = Key(script: script.id, input: input)
-        let found = generations.withLock { generations -> Result<String?, ScriptError>? in
-            if let output = generations.newer[key] { return output }
-            guard let output = generations.older[key] else { return nil }
-            Self.insert(output, for: key, into: &generations, capacity: generationCapacity)
-            return output
-        }
-        guard let found else { return nil }
+        guard let found = outputs.withLock({ $0.value(for: key) }) else { return nil }
         reuses.add(1, ordering: .relaxed)
         return found.mapError { error in
             var error = error
@@ -62,7 +49,8 @@ final class ScriptResultCache: Sendable {
     func keep(_ result: ScriptResult, of script: CompiledScript, input: String) {
         guard Self.isReproducible(result), input.utf8.count <= Self.maximumInputLength else { return }
         let key = Key(script: script.id, input: input)
-        generations.withLock { Self.insert(result.output, for: key, into: &$0, capacity: generationCapacity) }
+        let cost = Self.size(of: result.output, for: key)
+        outputs.withLock { _ = $0.insert(result.output, for: key, cost: cost) }
     }
 
     /// Whether a run's output is what the same script gives for the same input every time: it made no network request,
@@ -82,22 +70,6 @@ final class ScriptResultCache: Sendable {
         case .timeout, .memory, .quarantined, .exhausted, .networkBlocked, .tooManySubrequests, .backedOff, .hostDown:
             return false
         }
-    }
-
-    private static func insert(
-        _ output: Result<String?, ScriptError>,
-        for key: Key,
-        into generations: inout Generations,
-        capacity: Int
-    ) {
-        let size = Self.size(of: output, for: key)
-        if generations.newerBytes + size > capacity {
-            generations.older = generations.newer
-            generations.newer = [:]
-            generations.newerBytes = 0
-        }
-        generations.newer[key] = output
-        generations.newerBytes += size
     }
 
     /// What an entry counts against the capacity.

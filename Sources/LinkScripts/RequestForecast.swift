@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import WebLinks
 
 /// Learns, for each script, how the first URL it asks for follows from its input, so that a runner can fetch that
 /// answer before the script's first run instead of after it (``ScriptConfiguration/predictsRequests``).
@@ -71,20 +72,19 @@ final class RequestForecast: Sendable {
 
     /// Runs in a row a script's rules must have explained before it is predicted.
     let confirmations: Int
-    /// Scripts followed at most (the oldest records are dropped beyond).
-    private let capacity: Int
-    private let records = Mutex<[Int: Record]>([:])
+    /// The records of the scripts followed, at most `capacity` (the least recently used are dropped beyond).
+    private let records: Mutex<LRUStore<Int, Record>>
 
     init(confirmations: Int = 3, capacity: Int = 4096) {
         self.confirmations = confirmations
-        self.capacity = capacity
+        records = Mutex(LRUStore(capacity: max(1, capacity)))
     }
 
     /// The URL `script` will ask for first on `input`, when its runs so far make it certain enough.
     func predict(script: Int, input: String) -> String? {
         guard
             let rules = records.withLock({ records -> [Rule]? in
-                guard let record = records[script], record.isCertain(confirmations) else { return nil }
+                guard let record = records.value(for: script), record.isCertain(confirmations) else { return nil }
                 return record.rules
             })
         else { return nil }
@@ -95,7 +95,7 @@ final class RequestForecast: Sendable {
     /// What a finished run of `script` on `input` asked for first (nil: nothing).
     func observe(script: Int, input: String, firstRequest: String?) {
         records.withLock { records in
-            var record = records[script] ?? Record()
+            var record = records.peek(script) ?? Record()
             let explained = firstRequest.map { url in record.rules.filter { $0.url(for: input) == url } } ?? []
             if !explained.isEmpty {
                 record.rules = explained
@@ -105,8 +105,7 @@ final class RequestForecast: Sendable {
                 record.rules = firstRequest.map { Rule.explaining($0, from: input) } ?? []
                 record.streak = record.rules.isEmpty ? 0 : 1
             }
-            if records[script] == nil, records.count >= capacity { records.removeAll(keepingCapacity: true) }
-            records[script] = record
+            records.insert(record, for: script, cost: 1)
         }
     }
 }

@@ -10,7 +10,7 @@ import CJavaScriptCore
 /// Checks script syntax with JavaScriptCore's parser (no code runs), for loading rule sets and for lint.
 public final class ScriptSyntaxChecker: Sendable {
     /// One checker per process: a single context, used under a lock.
-    public static let shared = ScriptSyntaxChecker()
+    package static let shared = ScriptSyntaxChecker()
 
     private struct Context: @unchecked Sendable {
         let group: JSContextGroupRef?

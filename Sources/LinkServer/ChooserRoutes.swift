@@ -1,6 +1,7 @@
 import AppChooser
 import Hummingbird
 import HummingbirdCore
+import LinkFetching
 import LinkRules
 
 /// `GET /v1/choose?type=twitter&action=show_profile&param=profile_screenname=KarlTheFog&installed=a,b`: the app
@@ -16,13 +17,13 @@ struct ChooserRoutes {
         let routes = RouteCollection(context: SwitchyardRequestContext.self)
         routes.get("choose") { request, context in
             _ = try QueryParameters(request.uri.query, known: ["type", "action", "param", "installed"], link: nil)
-            let tag = EntityTag(["choose", request.uri.query ?? ""])
+            let tag = EntityTag(madeFrom: ["choose", request.uri.query ?? ""])
             return try await caching.answer(request, context: context, tag: tag) {
                 try choose(request.uri.queryParameters)
             }
         }
         routes.get("app-types") { request, context in
-            try await caching.answer(request, context: context, tag: EntityTag(["app-types"])) {
+            try await caching.answer(request, context: context, tag: EntityTag(madeFrom: ["app-types"])) {
                 AppTypeList(catalog)
             }
         }

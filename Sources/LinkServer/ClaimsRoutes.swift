@@ -51,7 +51,9 @@ struct ClaimsRoutes {
             )
         }
         let deadline = ContinuousClock.now + configuration.timeLimit
-        return try await caching.answer(request, tagParts: ["claims", generation.identity, link.text]) {
+        // Tagged as `/v1/resolve` is, by a key the resolver derives: its rules and network, the stage, the link.
+        let key = generation.resolver.cacheKey(for: link.text, lookup: DomainClaimsStage())
+        return try await caching.answer(request, tagParts: key.parts) {
             let fetched = await ClaimsLookup(fetcher: ResolutionScope(wrapping: fetcher), deadline: deadline)
                 .claims(for: link)
             return (fetched.report(rules: generation.resolver.rules), fetched.cacheability)

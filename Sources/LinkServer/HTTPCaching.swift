@@ -1,6 +1,7 @@
 import Crypto
 import HTTPTypes
 import Hummingbird
+import LinkFetching
 import LinkResolver
 import LinkRules
 import NIOCore
@@ -9,7 +10,7 @@ import NIOCore
 /// resolution routes, `/v1/apps`, `/v1/app-types`, `/v1/choose`, `/openapi.json`), so that replicas behind any
 /// standard cache scale out:
 ///
-/// - `ETag`: a strong ``EntityTag`` over what the answer is made from, known before the answer is made;
+/// - `ETag`: a strong entity tag (`EntityTag(madeFrom:)`) over what the answer is made from, known before the answer is made;
 /// - `Cache-Control`: `public, max-age=N` (``ServerConfiguration/cacheMaxAge``, or less when the answer's
 ///   `Cacheability` says so), or `no-cache` for 0 (kept, but revalidated every time); `no-store` for an answer that
 ///   must not be kept (a resolution that asked the network or ran out of time: made anew for each request);
@@ -55,7 +56,7 @@ struct HTTPCaching: Sendable {
         tag: EntityTag,
         make: () async throws -> (document: Document, cacheability: Cacheability)
     ) async throws -> Response {
-        let condition = IfNoneMatch(request.headers[values: .ifNoneMatch])
+        let condition = EntityTag.list(request.headers[values: .ifNoneMatch])
         if condition?.lists(tag) == true { return notModified(tag, cacheControl: cacheControl) }
         let made = try await make()
         var response = try made.document.response(from: request, context: context)
@@ -82,8 +83,8 @@ struct HTTPCaching: Sendable {
         tagParts parts: [String],
         make: () async throws -> (document: Document, cacheability: Cacheability)
     ) async throws -> Response {
-        let keyTag = EntityTag(parts)
-        let condition = IfNoneMatch(request.headers[values: .ifNoneMatch])
+        let keyTag = EntityTag(madeFrom: parts)
+        let condition = EntityTag.list(request.headers[values: .ifNoneMatch])
         if condition?.lists(keyTag) == true { return notModified(keyTag, cacheControl: cacheControl) }
         let made = try await make()
         let body = try DocumentEncoder.documentBytes(made.document)
@@ -99,7 +100,7 @@ struct HTTPCaching: Sendable {
         }
         var tag = keyTag
         if made.cacheability.maximumAge != nil {
-            tag = EntityTag(parts + ["content:" + EntityTag.hexadecimal(SHA256.hash(data: body))])
+            tag = EntityTag(madeFrom: parts + ["content:" + StableHash.hexadecimal(SHA256.hash(data: body))])
             if condition?.lists(tag) == true { return notModified(tag, cacheControl: control) }
         }
         if condition == .any { return notModified(tag, cacheControl: control) }
@@ -124,71 +125,19 @@ struct HTTPCaching: Sendable {
     }
 }
 
-/// A strong entity tag: the SHA-256 (its first 128 bits, in hex) of the server's version and of the parts an answer
-/// is made from. Strong, since the same parts give the same bytes. Derived from content, never from a process's
-/// state (not from a generation number), so that replicas serving the same rules agree on every tag.
-struct EntityTag: Sendable, Equatable {
-    /// The opaque tag, without its quotes.
-    let opaque: String
-
-    /// The tag of an answer that this version of the server makes from `parts`. Each part is hashed with its
-    /// length first, so that no two lists of parts give the same bytes.
-    init(_ parts: [String]) {
+extension EntityTag {
+    /// The strong tag of an answer that this version of the server makes from `parts`: the SHA-256 (its first 128
+    /// bits, in hex) of the server's version and of the parts, each hashed with its length first, so that no two
+    /// lists of parts give the same bytes. Strong, since the same parts give the same bytes. Derived from content,
+    /// never from a process's state (not from a generation number), so that replicas serving the same rules agree on
+    /// every tag.
+    init(madeFrom parts: [String]) {
         var hash = SHA256()
         for part in [SwitchyardVersion.current] + parts {
             let bytes = Array(part.utf8)
             withUnsafeBytes(of: UInt64(bytes.count).littleEndian) { hash.update(bufferPointer: $0) }
             hash.update(data: bytes)
         }
-        opaque = Self.hexadecimal(hash.finalize().prefix(16))
-    }
-
-    /// Bytes as lower-case hexadecimal digits, two per byte.
-    static func hexadecimal(_ bytes: some Sequence<UInt8>) -> String {
-        let digits = Array("0123456789abcdef".utf8)
-        var text: [UInt8] = []
-        for byte in bytes { text += [digits[Int(byte >> 4)], digits[Int(byte & 0x0F)]] }
-        return String(decoding: text, as: UTF8.self)
-    }
-
-    /// The tag as sent in `ETag`: `"…"`.
-    var header: String { "\"\(opaque)\"" }
-}
-
-/// The `If-None-Match` condition (RFC 9110 §13.1.2): `*`, or a list of entity tags, strong or weak (`W/"…"`).
-enum IfNoneMatch: Equatable {
-    /// `*`: any current answer.
-    case any
-    /// The opaque tags listed.
-    case tags([String])
-
-    /// The condition of the field's values (every field line), or nil when there is none. A list is read up to its
-    /// first malformed member.
-    init?(_ values: [String]) {
-        guard !values.isEmpty else { return nil }
-        var tags: [String] = []
-        for value in values {
-            var rest = Substring(value)
-            while true {
-                rest = rest.drop { $0 == " " || $0 == "\t" || $0 == "," }
-                if rest.isEmpty { break }
-                if rest.first == "*" {
-                    self = .any
-                    return
-                }
-                if rest.hasPrefix("W/") { rest = rest.dropFirst(2) }
-                guard rest.first == "\"", let close = rest.dropFirst().firstIndex(of: "\"") else { break }
-                tags.append(String(rest[rest.index(after: rest.startIndex)..<close]))
-                rest = rest[rest.index(after: close)...]
-            }
-        }
-        self = .tags(tags)
-    }
-
-    /// Whether `tag` is one of the listed tags, by weak comparison (a weak `W/"x"` matches `"x"`: caches that
-    /// compress mark the tags of what they changed weak).
-    func lists(_ tag: EntityTag) -> Bool {
-        guard case .tags(let tags) = self else { return false }
-        return tags.contains(tag.opaque)
+        self.init(opaque: StableHash.hexadecimal(hash.finalize().prefix(16)))
     }
 }

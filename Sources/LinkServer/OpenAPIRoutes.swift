@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import LinkFetching
 import LinkResolver
 import LinkRules
 
@@ -27,7 +28,7 @@ struct OpenAPIRoutes {
         guard let document = Self.document else { return routes }
         let buffer = ByteBuffer(bytes: document)
         routes.get("openapi.json") { request, context in
-            try await caching.answer(request, context: context, tag: EntityTag(["openapi.json"])) {
+            try await caching.answer(request, context: context, tag: EntityTag(madeFrom: ["openapi.json"])) {
                 Response(
                     status: .ok,
                     headers: [.contentType: "application/json; charset=utf-8"],

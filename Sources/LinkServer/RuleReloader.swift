@@ -1,13 +1,14 @@
+import AsyncAlgorithms
 import ServiceLifecycle
-import Synchronization
 import UnixSignals
 
 /// Reloads a server's rules while it runs: a `Service` in the application's service group, so it starts with the
 /// server and stops at graceful shutdown (after the server has drained its requests).
 ///
 /// Every ``interval`` it asks whether the manifest changed (a file's signature, a URL's conditional GET); on SIGHUP,
-/// when it traps it, it reloads at once. One reload runs at a time: triggers that arrive meanwhile are coalesced
-/// into one, and a pending SIGHUP is never lost to a timer tick.
+/// when it traps it, it reloads at once. The two are one sequence of triggers (swift-async-algorithms' `merge` of the
+/// signals and a timer sequence, as swift-configuration's reloading provider merges its own). One reload runs at a
+/// time: the ticks that fall due meanwhile are one tick, and a SIGHUP is never lost to a tick.
 struct RuleReloader: Service {
     /// How often the manifest is checked.
     let interval: Duration
@@ -32,40 +33,30 @@ struct RuleReloader: Service {
         self.reloadIfChanged = reloadIfChanged
     }
 
+    /// What asks for a reload.
+    private enum Trigger: Sendable {
+        /// SIGHUP: reload now.
+        case hangUp
+        /// The timer: reload if the manifest changed.
+        case tick
+    }
+
     func run() async {
-        let pending = PendingHangUp()
-        let (wakes, wake) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
-        let (hangUps, interval, reload, reloadIfChanged) = (hangUps, interval, reload, reloadIfChanged)
-        // Returns, without throwing, once graceful shutdown begins: the loops below end when cancelled.
+        let (reload, reloadIfChanged) = (reload, reloadIfChanged)
+        // One sequence of triggers: the signals and the timer, merged (swift-async-algorithms). Each source runs at
+        // most one trigger ahead while a reload runs, so ticks are coalesced and a signal waits its turn.
+        let triggers = merge(
+            hangUps.map { _ in Trigger.hangUp },
+            AsyncTimerSequence(interval: interval, clock: .continuous).map { _ in Trigger.tick }
+        )
+        // Returns, without throwing, once graceful shutdown begins: the sequence ends when cancelled.
         await cancelWhenGracefulShutdown {
-            await withDiscardingTaskGroup { group in
-                group.addTask {
-                    for await _ in hangUps {
-                        pending.set()
-                        wake.yield()
-                    }
+            for await trigger in triggers {
+                switch trigger {
+                case .hangUp: await reload()
+                case .tick: await reloadIfChanged()
                 }
-                group.addTask {
-                    while !Task.isCancelled {
-                        try? await Task.sleep(for: interval)
-                        wake.yield()
-                    }
-                }
-                for await _ in wakes {
-                    if Task.isCancelled { break }
-                    if pending.take() { await reload() } else { await reloadIfChanged() }
-                }
-                group.cancelAll()
             }
         }
     }
-}
-
-/// Whether a SIGHUP arrived since the last reload.
-private final class PendingHangUp: Sendable {
-    private let flag = Atomic(false)
-
-    func set() { flag.store(true, ordering: .releasing) }
-
-    func take() -> Bool { flag.exchange(false, ordering: .acquiringAndReleasing) }
 }

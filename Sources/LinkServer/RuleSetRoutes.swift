@@ -1,4 +1,5 @@
 import Hummingbird
+import LinkFetching
 import LinkMatching
 import LinkResolver
 import LinkRules
@@ -19,7 +20,8 @@ struct RuleSetRoutes {
         let routes = RouteCollection(context: SwitchyardRequestContext.self)
         routes.get("apps") { request, context in
             let generation = store.current
-            return try await caching.answer(request, context: context, tag: EntityTag([generation.identity, "apps"])) {
+            let tag = EntityTag(madeFrom: [generation.identity, "apps"])
+            return try await caching.answer(request, context: context, tag: tag) {
                 AppList(generation.rules.manifest)
             }
         }

@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import LinkFetching
 import LinkMatching
 import LinkResolver
 import LinkRules
@@ -142,7 +143,7 @@ package final class RuleSetStore: Sendable {
         var hash = SHA256()
         hash.update(data: Array((loaded.rules.file ?? "").utf8) + [0])
         hash.update(data: loaded.source)
-        return EntityTag.hexadecimal(hash.finalize())
+        return StableHash.hexadecimal(hash.finalize())
     }
 
     /// The manifest's identity alone, or with a user layer's name and bytes hashed in.
@@ -151,7 +152,7 @@ package final class RuleSetStore: Sendable {
         var hash = SHA256()
         hash.update(data: Array(manifest.utf8) + [0] + Array((userLayer.file ?? "").utf8) + [0])
         hash.update(data: userLayer.source)
-        return EntityTag.hexadecimal(hash.finalize())
+        return StableHash.hexadecimal(hash.finalize())
     }
 
     /// Records a refused user layer; the current rules (and their layer) stay.

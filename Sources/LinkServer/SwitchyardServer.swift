@@ -103,11 +103,17 @@ package struct SwitchyardServer: Sendable {
         await application(router: router(), reloadsOnHangUp: reloadsOnHangUp, onServerRunning: onServerRunning)
     }
 
-    /// Runs until SIGINT/SIGTERM (graceful shutdown: in-flight requests finish, then the reloader stops), reloading
-    /// the rules on SIGHUP and when the manifest changes; logs `stopped` when it has, so a log shows the end of a run
-    /// as it shows its start.
+    /// Runs until SIGINT/SIGTERM (graceful shutdown: in-flight requests finish, then the reloader stops, then the
+    /// connections kept for upstream hops are shut down), reloading the rules on SIGHUP and when the manifest
+    /// changes; logs `stopped` when it has, so a log shows the end of a run as it shows its start.
     package func run(onServerRunning: (@Sendable (Int) async -> Void)? = nil) async throws {
-        try await application(reloadsOnHangUp: true, onServerRunning: onServerRunning).runService()
+        do {
+            try await application(reloadsOnHangUp: true, onServerRunning: onServerRunning).runService()
+        } catch {
+            await LiveFetcher.shutDownKeptConnections()
+            throw error
+        }
+        await LiveFetcher.shutDownKeptConnections()
         logger.notice("stopped", metadata: ["generation": "\(store.generation)"])
     }
 

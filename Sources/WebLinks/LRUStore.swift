@@ -1,5 +1,7 @@
-/// A map bounded by a total cost, evicting the least recently used entries first: the one eviction rule behind the
-/// HTTP cache (cost in bytes) and ``ExpiringCache`` (cost one per entry).
+/// A map bounded by a total cost, evicting the least recently used entries first: the project's one bounded map, behind
+/// the HTTP cache (cost in bytes), LinkFetching's `ExpiringCache` and host-name cache, the script results kept and the
+/// request forecasts (cost one per entry), and the resolver's canonical request encodings. It lives here, at the
+/// bottom of the module graph, so that every layer bounds its memory the same way.
 ///
 /// Every operation is O(1): the entries form a doubly linked list threaded through the dictionary by key. Not
 /// thread-safe on its own, so it lives inside an actor or a mutex.

@@ -58,7 +58,7 @@ struct ResolutionOptions: ParsableArguments {
             .referralMarketing: String(cleaning.allowReferralMarketing),
         ]
         fields[.installed] = listing.installed
-        fields[.platform] = listing.platform
+        fields[.platform] = listing.platform?.rawValue
         fields[.source] = userLayerOptions.sourceApp
         fields[.openWrapped] = listing.openWrapped.map(String.init)
         if listing.followPageRedirects { fields[.followPages] = "true" }
@@ -112,13 +112,8 @@ struct ListingOptions: ParsableArguments {
     )
     var installed: String?
 
-    @Option(
-        help: ArgumentHelp(
-            "Drop apps and browsers limited to the other device family (claimed apps too).",
-            valueName: "phone|pad"
-        )
-    )
-    var platform: String?
+    @Option(help: "Drop apps and browsers limited to the other device family (claimed apps too).")
+    var platform: Platform?
 
     @Flag(help: "List script openings without running their scripts.")
     var noScripts = false

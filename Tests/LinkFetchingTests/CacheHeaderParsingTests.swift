@@ -1,6 +1,7 @@
 import Foundation
 import LinkFetching
 import Testing
+import WebLinks
 
 /// The small parsers under the cache: `Cache-Control`, HTTP dates, and the LRU bound.
 @Suite struct CacheHeaderParsingTests {

@@ -83,37 +83,6 @@ import WebLinks
         }
         #expect(error?.code == .offline)
     }
-
-    @Test func blockingBridgeReturnsTheResponseOnAPlainThread() async throws {
-        let server = try await Server.start { _ in .text("from a thread") }
-        let url = server.url("/")
-        let text: String = try await withCheckedThrowingContinuation { continuation in
-            let thread = Thread {
-                do {
-                    let response = try LiveFetcher(policy: testPolicy()).fetchBlocking(
-                        FetchRequest(url: Link(test: url))
-                    )
-                    continuation.resume(returning: response.text)
-                } catch {
-                    continuation.resume(throwing: error)
-                }
-            }
-            thread.start()
-        }
-        let failure = await withCheckedContinuation { (continuation: CheckedContinuation<FetchError?, Never>) in
-            Thread {
-                do throws(FetchError) {
-                    _ = try OfflineFetcher().fetchBlocking(FetchRequest(url: Link(test: url)))
-                    continuation.resume(returning: nil)
-                } catch {
-                    continuation.resume(returning: error)
-                }
-            }.start()
-        }
-        await server.stop()
-        #expect(text == "from a thread")
-        #expect(failure?.code == .offline)
-    }
 }
 
 /// A fresh empty folder under the system's temporary directory.

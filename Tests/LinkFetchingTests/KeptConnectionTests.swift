@@ -65,4 +65,17 @@ import WebLinks
         await clients.shutDownAll()
         #expect(clients.count == 0)
     }
+
+    @Test func keptConnectionsAreShutDownWhenAskedAndMadeAgainAfter() async throws {
+        let server = try await LoopbackHTTPServer.start { _ in .text("kept") }
+        let fetcher = LiveFetcher(policy: .loopback)
+        #expect(try await fetcher.fetch(FetchRequest(url: Link(test: server.url("/a")))).text == "kept")
+        #expect(HopClients.shared.count >= 1)
+        await LiveFetcher.shutDownKeptConnections()
+        #expect(HopClients.shared.count == 0)
+        // A later fetch makes a new client and a new connection.
+        #expect(try await fetcher.fetch(FetchRequest(url: Link(test: server.url("/b")))).text == "kept")
+        await server.stop()
+        #expect(server.connectionCount == 2)
+    }
 }

@@ -5,6 +5,8 @@ import Hummingbird
 import HummingbirdTesting
 import LinkFetching
 import LinkFetchingHTTP
+import LinkResolution
+import LinkResolver
 import SwitchyardTestSupport
 import Testing
 
@@ -81,5 +83,37 @@ import Testing
         }
         // The files were asked once: the HTTP cache answered the later resolutions.
         #expect(site.requests(for: ClaimsTestSite.aasaPath) == 1)
+    }
+
+    /// The claims answer's tag is derived from the resolver's key (rules, network, the claims stage, the link), as a
+    /// resolution's is: the same link has the same tag, another link another, and the tag makes a `304`.
+    @Test func claimsAreTaggedByTheResolversKey() async throws {
+        let site = try await ClaimsTestSite.start([
+            ClaimsTestSite.aasaPath: .json(ClaimsTestSite.aasa, cacheControl: "max-age=120"),
+            ClaimsTestSite.assetLinksPath: .json(ClaimsTestSite.assetLinks, cacheControl: "max-age=600"),
+        ])
+        defer { Task { await site.stop() } }
+        let server = try await Self.server(site: site)
+        let key = server.store.current.resolver.cacheKey(for: "https://example.com/buy/42", lookup: DomainClaimsStage())
+        #expect(key.parts.dropFirst(2) == ["lookup:domain-claims/1", "input:https://example.com/buy/42"])
+        try await server.application().test(.router) { client in
+            func tag(_ path: String, _ link: String) async throws -> String {
+                try await client.execute(uri: "\(path)?url=\(link)", method: .get) { response in
+                    #expect(response.status == .ok)
+                    return try #require(response.headers[.eTag], "\(path)?url=\(link)")
+                }
+            }
+            let claims = try await tag("/v1/claims", "https%3A%2F%2Fexample.com%2Fbuy%2F42")
+            #expect(try await tag("/v1/claims", "https%3A%2F%2Fexample.com%2Fbuy%2F42") == claims)
+            #expect(try await tag("/v1/claims", "https%3A%2F%2Fexample.com%2Fbuy%2F43") != claims)
+            try await client.execute(
+                uri: "/v1/claims?url=https%3A%2F%2Fexample.com%2Fbuy%2F42",
+                method: .get,
+                headers: [.ifNoneMatch: "W/\(claims)"]
+            ) { response in
+                #expect(response.status == .notModified)
+                #expect(response.headers[.eTag] == claims)
+            }
+        }
     }
 }

@@ -149,11 +149,11 @@ import Testing
     @Test(arguments: [
         (
             ["resolve", "--offline", "--platform", "watch", "https://twitter.com/jack"],
-            #"--platform takes phone or pad, not "watch""#
+            "The value 'watch' is invalid for '--platform <platform>'. Please provide one of 'phone' and 'pad'."
         ),
         (
             ["explain", "--offline", "--platform", "watch", "https://twitter.com/jack"],
-            #"--platform takes phone or pad, not "watch""#
+            "The value 'watch' is invalid for '--platform <platform>'. Please provide one of 'phone' and 'pad'."
         ),
         (
             ["resolve", "--offline", "--timeout", "0", "https://twitter.com/jack"],

@@ -6,7 +6,8 @@
 /// stage's state through its ``ResolutionStage/identity``. The HTTP API's entity tags are a hash of these parts.
 public struct CacheKey: Sendable, Hashable, CustomStringConvertible {
     /// The parts, in a fixed order: `rules:…`, `resolver:…`, one `stage:…` per stage in the order they run,
-    /// `request:…` (canonical JSON), `input:…`.
+    /// `request:…` (canonical JSON), `input:…`; for what one stage answers alone (`/v1/claims`), `rules:…`,
+    /// `resolver:…`, `lookup:…` (the stage's identity), `input:…`.
     public var parts: [String]
 
     /// Creates a key from its parts.
