@@ -54,12 +54,4 @@ if let source = AssetSite("https://example.com"), let certificate = CertificateF
     print(answer.outcome.rawValue, answer.linked)
 }
 // → success true
-
-// The conformance protocol answers one JSON line with one JSON line.
-print(
-    ClaimsProtocol.answer(
-        #"{"id":7,"aasa":{"applinks":{"details":[{"appID":"A.b","paths":["NOT /x/*","*"]}]}},"domain":"example.com","appId":"A.b","url":"https://example.com/x/1"}"#
-    )
-)
-// → {"id":7,"decision":"exclude"}
 // snippet.end

@@ -8,13 +8,13 @@ public struct AASALinter: Sendable {
     public init() {}
 
     /// Every diagnostic for the file's text, in file order; throws only when the text is not JSON.
-    public func lint(_ bytes: some Collection<UInt8>) throws(DomainClaimsError) -> [ClaimsDiagnostic] {
+    public func lint(_ bytes: some Collection<UInt8>) throws(DomainClaimsError) -> [Diagnostic] {
         let array = Array(bytes)
         let root = try DomainClaimsError.parse(array)
         var diagnostics = AppSiteAssociation(json: root).diagnostics
         if array.count > AppSiteAssociation.maximumBytes {
             diagnostics.append(
-                ClaimsDiagnostic(
+                Diagnostic(
                     .warning,
                     "W_TOO_LARGE",
                     "the file has \(array.count) bytes, more than the \(AppSiteAssociation.maximumBytes) (128 KiB) Apple reads: devices ignore it",
@@ -29,7 +29,7 @@ public struct AASALinter: Sendable {
             for component in detail.components {
                 for name in component.undefinedVariables {
                     diagnostics.append(
-                        ClaimsDiagnostic(
+                        Diagnostic(
                             .warning,
                             "W_UNDEFINED_VARIABLE",
                             "the variable \"\(name)\" is neither built in nor in substitutionVariables: the pattern matches nothing",
@@ -47,8 +47,8 @@ public struct AASALinter: Sendable {
     /// one are compared with it (a catch-all, one without a path, one with the same path, one whose path is a literal
     /// start then `*` that this one's path begins with; at most 64 of each), so a file of thousands of components is
     /// linted in about the time it takes to read.
-    private func unreachable(in detail: AppLinksDetail, root: JSONNode) -> [ClaimsDiagnostic] {
-        var diagnostics: [ClaimsDiagnostic] = []
+    private func unreachable(in detail: AppLinksDetail, root: JSONNode) -> [Diagnostic] {
+        var diagnostics: [Diagnostic] = []
         var catchAll: Int?
         var byKey: [String: [Int]] = [:]
         // The lengths of the literal starts filed so far: only those are looked up.
@@ -63,7 +63,7 @@ public struct AASALinter: Sendable {
             if let earlier {
                 let afterCatchAll = component.exclude && earlier.isCatchAll
                 diagnostics.append(
-                    ClaimsDiagnostic(
+                    Diagnostic(
                         .warning,
                         afterCatchAll ? "W_EXCLUSION_AFTER_CATCH_ALL" : "W_UNREACHABLE",
                         afterCatchAll
@@ -83,7 +83,7 @@ public struct AASALinter: Sendable {
     }
 
     /// `diagnostics` by position in the file (those without one last), keeping the given order among equals.
-    static func inFileOrder(_ diagnostics: [ClaimsDiagnostic]) -> [ClaimsDiagnostic] {
+    static func inFileOrder(_ diagnostics: [Diagnostic]) -> [Diagnostic] {
         diagnostics.enumerated().sorted { lhs, rhs in
             let left = lhs.element.position?.offset ?? Int.max
             let right = rhs.element.position?.offset ?? Int.max

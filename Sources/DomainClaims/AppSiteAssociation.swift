@@ -13,7 +13,7 @@ public struct AppSiteAssociation: Sendable {
     /// The file's own variables (`applinks.substitutionVariables`), in file order.
     public let substitutionVariables: [SubstitutionVariable]
     /// What reading found odd or unusable, in file order.
-    public let diagnostics: [ClaimsDiagnostic]
+    public let diagnostics: [Diagnostic]
     /// The size of the text it was read from, when read from text.
     public let byteCount: Int?
 
@@ -81,19 +81,19 @@ public struct SubstitutionVariable: Sendable, Equatable {
 struct AASAReader {
     var details: [AppLinksDetail] = []
     var variables: [SubstitutionVariable] = []
-    var diagnostics: [ClaimsDiagnostic] = []
+    var diagnostics: [Diagnostic] = []
     var variableValues: [String: [String]] = [:]
 
     static let componentKeys: Set<String> = ["/", "?", "#", "exclude", "caseSensitive", "percentEncoded", "comment"]
 
     mutating func warn(_ code: String, _ message: String, _ pointer: JSONPointer, _ node: JSONNode?) {
-        diagnostics.append(ClaimsDiagnostic(.warning, code, message, at: pointer, position: node?.position))
+        diagnostics.append(Diagnostic(.warning, code, message, at: pointer, position: node?.position))
     }
 
     mutating func read(_ root: JSONNode) {
         guard root.members != nil else {
             diagnostics.append(
-                ClaimsDiagnostic(
+                Diagnostic(
                     .error,
                     "E_NOT_AN_OBJECT",
                     "the file is \(root.typeDescription), not an object: it claims nothing",

@@ -80,6 +80,14 @@ public struct AssetLinksAnswer: Sendable, Equatable {
     /// Why the outcome is not a success, or what was dropped, in sentences.
     public var notes: [String]
 
+    /// An answer as given (the checker makes them; the command line's protocol answers a malformed line with one).
+    package init(outcome: Outcome, linked: Bool, statement: (file: String, pointer: JSONPointer)?, notes: [String]) {
+        self.outcome = outcome
+        self.linked = linked
+        self.statement = statement
+        self.notes = notes
+    }
+
     /// Compares outcome, link and statement.
     public static func == (lhs: AssetLinksAnswer, rhs: AssetLinksAnswer) -> Bool {
         lhs.outcome == rhs.outcome && lhs.linked == rhs.linked && lhs.statement?.file == rhs.statement?.file

@@ -26,7 +26,7 @@ public struct AssetStatementList: Sendable {
     /// The `include` URLs, in file order, with where each is.
     public let includes: [(url: String, pointer: JSONPointer)]
     /// What was skipped, and why.
-    public let diagnostics: [ClaimsDiagnostic]
+    public let diagnostics: [Diagnostic]
 
     /// Reads a file's text; throws when it is not JSON or not an array (the list is then unusable).
     public init(bytes: some Collection<UInt8>) throws(DomainClaimsError) {
@@ -61,10 +61,10 @@ struct StatementReader {
 
     var statements: [AssetStatement] = []
     var includes: [(url: String, pointer: JSONPointer)] = []
-    var diagnostics: [ClaimsDiagnostic] = []
+    var diagnostics: [Diagnostic] = []
 
     mutating func skip(_ code: String, _ message: String, _ pointer: JSONPointer, _ node: JSONNode) {
-        diagnostics.append(ClaimsDiagnostic(.warning, code, message, at: pointer, position: node.position))
+        diagnostics.append(Diagnostic(.warning, code, message, at: pointer, position: node.position))
     }
 
     mutating func read(_ node: JSONNode, at pointer: JSONPointer) {

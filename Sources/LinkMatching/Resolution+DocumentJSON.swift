@@ -6,7 +6,7 @@ import LinkRules
 
 extension Resolution: DocumentWritable {
     /// `input, notices (when not empty), openings, steps, timedOutRules, trace (when asked for), unwrapped`.
-    public func writeDocumentMembers(to writer: inout DocumentMemberWriter) {
+    package func writeDocumentMembers(to writer: inout DocumentMemberWriter) {
         writer.write("input", input)
         if !notices.isEmpty { writer.write("notices", notices) }
         writer.write("openings", openings)
@@ -25,7 +25,7 @@ extension Resolution: DocumentWritable {
 extension Opening: DocumentWritable {
     /// The flat opening: the app's fields beside the opening's own; `url` is an explicit null when absent, other
     /// missing fields (an empty scheme among them) are left out.
-    public func writeDocumentMembers(to writer: inout DocumentMemberWriter) {
+    package func writeDocumentMembers(to writer: inout DocumentMemberWriter) {
         // The app's members are written once per app (OpeningApp), between the opening's own in key order.
         if let app { writer.write(app.documentHead) }
         writer.write("canSave", canSave)
@@ -50,7 +50,7 @@ extension Opening: DocumentWritable {
 
 extension UnwrapStep: DocumentWritable {
     /// `details, from, kind, layer, location, refused, rule, to`, the absent ones left out.
-    public func writeDocumentMembers(to writer: inout DocumentMemberWriter) {
+    package func writeDocumentMembers(to writer: inout DocumentMemberWriter) {
         writer.write("details", details)
         writer.write("from", from)
         writer.write("kind", kind.rawValue)
@@ -69,7 +69,7 @@ extension UnwrapStep: DocumentWritable {
 
 extension ResolutionNotice: DocumentWritable {
     /// `code, message`.
-    public func writeDocumentMembers(to writer: inout DocumentMemberWriter) {
+    package func writeDocumentMembers(to writer: inout DocumentMemberWriter) {
         writer.write("code", code)
         writer.write("message", message)
     }
@@ -82,7 +82,7 @@ extension ResolutionNotice: DocumentWritable {
 
 extension OpeningError: DocumentWritable {
     /// `code, message`.
-    public func writeDocumentMembers(to writer: inout DocumentMemberWriter) {
+    package func writeDocumentMembers(to writer: inout DocumentMemberWriter) {
         writer.write("code", code)
         writer.write("message", message)
     }
@@ -95,7 +95,7 @@ extension OpeningError: DocumentWritable {
 
 extension OpeningPreference: DocumentWritable {
     /// `by, reason`.
-    public func writeDocumentMembers(to writer: inout DocumentMemberWriter) {
+    package func writeDocumentMembers(to writer: inout DocumentMemberWriter) {
         writer.write("by", by.rawValue)
         writer.write("reason", reason)
     }
@@ -108,7 +108,7 @@ extension OpeningPreference: DocumentWritable {
 
 extension OpeningClaim: DocumentWritable {
     /// `age, file, rule`.
-    public func writeDocumentMembers(to writer: inout DocumentMemberWriter) {
+    package func writeDocumentMembers(to writer: inout DocumentMemberWriter) {
         writer.write("age", age)
         writer.write("file", file)
         writer.write("rule", rule.description)

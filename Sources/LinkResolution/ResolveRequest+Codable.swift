@@ -56,53 +56,13 @@ extension ResolveRequest: Codable {
     /// `clean=false`, `timeout=2.5`, `installed=a,b`. Without it, each field has its JSON type (a batch body).
     public static let textFieldsKey = CodingUserInfoKey(rawValue: "switchyard.resolveRequest.textFields")!
 
-    /// Decodes a request; every field is optional (a missing one keeps the value of the request under ``defaultsKey``,
-    /// or the default). Fields have their JSON types (`installed` a list, `clean` a boolean, `timeout` a number of
-    /// seconds), or are all text when ``textFieldsKey`` says so (`installed` comma-separated). A value of the wrong type
-    /// is a `DecodingError` with its coding path; a value out of its range throws ``ResolveRequestError`` naming the
-    /// field.
+    /// Decodes a request: a ``Patch`` (every field optional; they have their JSON types, or are all text when
+    /// ``textFieldsKey`` says so) applied to the request under ``defaultsKey``, or the default request. A value of the
+    /// wrong type is a `DecodingError` with its coding path; a value out of its range throws ``ResolveRequestError``
+    /// naming the field.
     public init(from decoder: any Decoder) throws {
-        self = decoder.userInfo[Self.defaultsKey] as? ResolveRequest ?? ResolveRequest()
-        let container = try decoder.container(keyedBy: Field.self)
-        let reader = FieldReader(container: container, isText: decoder.userInfo[Self.textFieldsKey] as? Bool ?? false)
-        if let installed = try reader.list(.installed) { match.installed = InstalledApps(installed) }
-        if let platform = try reader.text(.platform) {
-            do {
-                match.platform = try Platform(parsing: platform)
-            } catch {
-                throw ResolveRequestError(.platform, value: platform, requirement: "takes phone or pad")
-            }
-        }
-        if let source = try reader.text(.source) {
-            guard SourceAppPattern.isSourceApp(source) else {
-                throw ResolveRequestError(
-                    .source,
-                    value: source,
-                    requirement:
-                        "takes the bundle identifier of the app the link came from, such as com.tinyspeck.chatlyio"
-                )
-            }
-            match.sourceApp = source
-        }
-        if let headers = try container.decodeIfPresent(HTTPFields.self, forKey: .headers) { match.headers = headers }
-        if let value = try reader.bool(.browsers) { match.includeBrowsers = value }
-        if let value = try reader.bool(.previews) { match.includePreviews = value }
-        if let seconds = try reader.seconds(.regexTimeLimit, in: .milliseconds(1) ... .seconds(60)) {
-            match.budget.perRegex = seconds
-        }
-        if let seconds = try reader.seconds(.regexTimeShare, in: .milliseconds(1) ... .seconds(600)) {
-            match.budget.perResolution = seconds
-        }
-        if let value = try reader.bool(.scripts) { runsScripts = value }
-        if let seconds = try reader.seconds(.timeout, in: Self.validTimeLimits) { timeLimit = seconds }
-        if let value = try reader.bool(.trace) { trace = value }
-        if let length = try reader.integer(.maximumLinkLength, in: 1...(1 << 20)) { maximumLinkLength = length }
-        if let value = try reader.bool(.clean) { cleansLinks = value }
-        if let value = try reader.bool(.referralMarketing) { allowsReferralMarketing = value }
-        if let value = try reader.bool(.claims) { includesClaims = value }
-        if let value = try reader.bool(.openWrapped) { match.opensWrapped = value }
-        if let value = try reader.bool(.followPages) { followsPages = value }
-        if let seconds = try reader.integer(.refreshDelay, in: 0...3600) { maximumRefreshDelay = seconds }
+        let defaults = decoder.userInfo[Self.defaultsKey] as? ResolveRequest ?? ResolveRequest()
+        self = try Patch(from: decoder).applied(to: defaults)
     }
 
     /// Encodes every field, in ``Field`` order, lists sorted (the optional ones when set): the canonical form a
@@ -166,22 +126,56 @@ extension ResolveRequest: Codable {
     }
 }
 
-/// Reads one field of a request: its JSON type, or text (`isText`).
+/// Reads one field of a patch: its JSON type from a JSON container, or text (a text container, or the fields a
+/// caller gives as text).
 private struct FieldReader {
-    let container: KeyedDecodingContainer<ResolveRequest.Field>
-    let isText: Bool
-
-    func text(_ field: ResolveRequest.Field) throws -> String? {
-        try container.decodeIfPresent(String.self, forKey: field)
+    enum Source {
+        case json(KeyedDecodingContainer<ResolveRequest.Field>)
+        case text(KeyedDecodingContainer<ResolveRequest.Field>)
+        case fields([ResolveRequest.Field: String])
     }
 
-    func list(_ field: ResolveRequest.Field) throws -> [String]? {
-        guard isText else { return try container.decodeIfPresent([String].self, forKey: field) }
-        return try text(field).map { $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init) }
+    let source: Source
+
+    func text(_ field: ResolveRequest.Field) throws -> String? {
+        switch source {
+        case .json(let container), .text(let container): try container.decodeIfPresent(String.self, forKey: field)
+        case .fields(let fields): fields[field]
+        }
+    }
+
+    /// The container to decode a typed value from, nil when the fields are text.
+    private var json: KeyedDecodingContainer<ResolveRequest.Field>? {
+        if case .json(let container) = source { return container }
+        return nil
+    }
+
+    func installed() throws -> InstalledApps? {
+        if let json { return try json.decodeIfPresent([String].self, forKey: .installed).map { InstalledApps($0) } }
+        return try text(.installed).map { InstalledApps(list: $0) }
+    }
+
+    func platform() throws -> Platform? {
+        guard let text = try text(.platform) else { return nil }
+        do {
+            return try Platform(parsing: text)
+        } catch {
+            throw ResolveRequestError(.platform, value: text, requirement: "takes phone or pad")
+        }
+    }
+
+    func headers() throws -> HTTPFields? {
+        switch source {
+        case .json(let container), .text(let container):
+            return try container.decodeIfPresent(HTTPFields.self, forKey: .headers)
+        case .fields(let fields):
+            guard let value = fields[.headers] else { return nil }
+            throw ResolveRequestError(.headers, value: value, requirement: "takes an object of header fields, not text")
+        }
     }
 
     func bool(_ field: ResolveRequest.Field) throws -> Bool? {
-        guard isText else { return try container.decodeIfPresent(Bool.self, forKey: field) }
+        if let json { return try json.decodeIfPresent(Bool.self, forKey: field) }
         switch try text(field) {
         case nil: return nil
         case "true": return true
@@ -191,36 +185,184 @@ private struct FieldReader {
     }
 
     func number(_ field: ResolveRequest.Field) throws -> Double? {
-        guard isText else { return try container.decodeIfPresent(Double.self, forKey: field) }
+        if let json { return try json.decodeIfPresent(Double.self, forKey: field) }
         guard let text = try text(field) else { return nil }
         guard let value = Double(text.trimmingCharacters(in: .whitespaces)) else {
             throw ResolveRequestError(field, value: text, requirement: "takes a number")
         }
         return value
     }
+}
 
-    func seconds(_ field: ResolveRequest.Field, in range: ClosedRange<Duration>) throws -> Duration? {
-        guard let seconds = try number(field) else { return nil }
-        guard let duration = Duration.seconds(seconds, within: range) else {
-            throw ResolveRequestError(
-                field,
-                value: ResolveRequest.text(seconds),
-                requirement: ResolveRequest.secondsRequirement(range)
-            )
-        }
-        return duration
-    }
+extension ResolveRequest {
+    /// A change to a request, field by field (nil: keep the request's value): what every front end makes and applies
+    /// once to its defaults with ``applied(to:)``, where each value is checked. The command line builds one from its
+    /// typed options; the HTTP query string (text fields) and a batch body (JSON types) decode one through ``Field``.
+    public struct Patch: Sendable, Hashable, Decodable {
+        /// ``Field/installed``.
+        public var installed: InstalledApps?
+        /// ``Field/platform``.
+        public var platform: Platform?
+        /// ``Field/source``: checked to be a bundle identifier.
+        public var source: String?
+        /// ``Field/headers``.
+        public var headers: HTTPFields?
+        /// ``Field/browsers``.
+        public var browsers: Bool?
+        /// ``Field/previews``.
+        public var previews: Bool?
+        /// ``Field/regexTimeLimit``, in seconds (at least 0.001, at most 60).
+        public var regexTimeLimit: Double?
+        /// ``Field/regexTimeShare``, in seconds (at least 0.001, at most 600).
+        public var regexTimeShare: Double?
+        /// ``Field/scripts``.
+        public var scripts: Bool?
+        /// ``Field/timeout``, in seconds (``ResolveRequest/validTimeLimits``).
+        public var timeout: Double?
+        /// ``Field/trace``.
+        public var trace: Bool?
+        /// ``Field/maximumLinkLength``, a whole number of UTF-8 bytes from 1 to 1,048,576.
+        public var maximumLinkLength: Double?
+        /// ``Field/clean``.
+        public var clean: Bool?
+        /// ``Field/referralMarketing``.
+        public var referralMarketing: Bool?
+        /// ``Field/claims``.
+        public var claims: Bool?
+        /// ``Field/openWrapped``.
+        public var openWrapped: Bool?
+        /// ``Field/followPages``.
+        public var followPages: Bool?
+        /// ``Field/refreshDelay``, whole seconds from 0 to 3600.
+        public var refreshDelay: Double?
 
-    func integer(_ field: ResolveRequest.Field, in range: ClosedRange<Int>) throws -> Int? {
-        guard let value = try number(field) else { return nil }
-        guard let integer = Int(exactly: value), range.contains(integer) else {
-            throw ResolveRequestError(
-                field,
-                value: ResolveRequest.text(value),
-                requirement: "takes a whole number from \(range.lowerBound) to \(range.upperBound)"
-            )
+        /// A patch that changes nothing.
+        public init() {}
+
+        /// Decodes a patch: fields of their JSON types, or all text when the decoder's ``ResolveRequest/textFieldsKey``
+        /// says so.
+        public init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: Field.self)
+            let isText = decoder.userInfo[ResolveRequest.textFieldsKey] as? Bool ?? false
+            try self.init(FieldReader(source: isText ? .text(container) : .json(container)))
         }
-        return integer
+
+        /// A patch of fields given as text, as a query string gives them (`installed=a,b`, `clean=false`).
+        public init(text fields: [Field: String]) throws(ResolveRequestError) {
+            do {
+                try self.init(FieldReader(source: .fields(fields)))
+            } catch let error as ResolveRequestError {
+                throw error
+            } catch {
+                // Text fields throw nothing else; should one, its first field is named rather than trapping.
+                let field = fields.keys.sorted { $0.stringValue < $1.stringValue }.first ?? .timeout
+                throw ResolveRequestError(field, value: fields[field] ?? "", requirement: "cannot be read")
+            }
+        }
+
+        private init(_ reader: FieldReader) throws {
+            installed = try reader.installed()
+            platform = try reader.platform()
+            source = try reader.text(.source)
+            headers = try reader.headers()
+            browsers = try reader.bool(.browsers)
+            previews = try reader.bool(.previews)
+            regexTimeLimit = try reader.number(.regexTimeLimit)
+            regexTimeShare = try reader.number(.regexTimeShare)
+            scripts = try reader.bool(.scripts)
+            timeout = try reader.number(.timeout)
+            trace = try reader.bool(.trace)
+            maximumLinkLength = try reader.number(.maximumLinkLength)
+            clean = try reader.bool(.clean)
+            referralMarketing = try reader.bool(.referralMarketing)
+            claims = try reader.bool(.claims)
+            openWrapped = try reader.bool(.openWrapped)
+            followPages = try reader.bool(.followPages)
+            refreshDelay = try reader.number(.refreshDelay)
+        }
+
+        /// `request` with every field this patch sets, each checked: a value out of its range throws
+        /// ``ResolveRequestError`` naming its field.
+        public func applied(to request: ResolveRequest) throws(ResolveRequestError) -> ResolveRequest {
+            var request = request
+            if let installed { request.match.installed = installed }
+            if let platform { request.match.platform = platform }
+            if let source {
+                guard SourceAppPattern.isSourceApp(source) else {
+                    throw ResolveRequestError(
+                        .source,
+                        value: source,
+                        requirement:
+                            "takes the bundle identifier of the app the link came from, such as com.tinyspeck.chatlyio"
+                    )
+                }
+                request.match.sourceApp = source
+            }
+            if let headers { request.match.headers = headers }
+            if let browsers { request.match.includeBrowsers = browsers }
+            if let previews { request.match.includePreviews = previews }
+            if let regexTimeLimit {
+                request.match.budget.perRegex = try Self.seconds(
+                    regexTimeLimit,
+                    .regexTimeLimit,
+                    in: .milliseconds(1) ... .seconds(60)
+                )
+            }
+            if let regexTimeShare {
+                request.match.budget.perResolution = try Self.seconds(
+                    regexTimeShare,
+                    .regexTimeShare,
+                    in: .milliseconds(1) ... .seconds(600)
+                )
+            }
+            if let scripts { request.runsScripts = scripts }
+            if let timeout {
+                request.timeLimit = try Self.seconds(timeout, .timeout, in: ResolveRequest.validTimeLimits)
+            }
+            if let trace { request.trace = trace }
+            if let maximumLinkLength {
+                request.maximumLinkLength = try Self.integer(maximumLinkLength, .maximumLinkLength, in: 1...(1 << 20))
+            }
+            if let clean { request.cleansLinks = clean }
+            if let referralMarketing { request.allowsReferralMarketing = referralMarketing }
+            if let claims { request.includesClaims = claims }
+            if let openWrapped { request.match.opensWrapped = openWrapped }
+            if let followPages { request.followsPages = followPages }
+            if let refreshDelay {
+                request.maximumRefreshDelay = try Self.integer(refreshDelay, .refreshDelay, in: 0...3600)
+            }
+            return request
+        }
+
+        private static func seconds(
+            _ seconds: Double,
+            _ field: Field,
+            in range: ClosedRange<Duration>
+        ) throws(ResolveRequestError) -> Duration {
+            guard let duration = Duration.seconds(seconds, within: range) else {
+                throw ResolveRequestError(
+                    field,
+                    value: ResolveRequest.text(seconds),
+                    requirement: ResolveRequest.secondsRequirement(range)
+                )
+            }
+            return duration
+        }
+
+        private static func integer(
+            _ value: Double,
+            _ field: Field,
+            in range: ClosedRange<Int>
+        ) throws(ResolveRequestError) -> Int {
+            guard let integer = Int(exactly: value), range.contains(integer) else {
+                throw ResolveRequestError(
+                    field,
+                    value: ResolveRequest.text(value),
+                    requirement: "takes a whole number from \(range.lowerBound) to \(range.upperBound)"
+                )
+            }
+            return integer
+        }
     }
 }
 
@@ -248,21 +390,9 @@ extension Duration {
 }
 
 extension ResolveRequest {
-    /// Decodes a request from its fields as text, as the query string gives them (the CLI's options come through
-    /// here), starting from `defaults`.
+    /// Decodes a request from its fields as text, as the query string gives them, starting from `defaults`: the
+    /// ``Patch`` of those fields applied to `defaults`.
     public init(fields: [Field: String], defaults: ResolveRequest = ResolveRequest()) throws(ResolveRequestError) {
-        let object = Dictionary(uniqueKeysWithValues: fields.map { ($0.key.stringValue, $0.value) })
-        let decoder = JSONDecoder()
-        decoder.userInfo = [Self.defaultsKey: defaults, Self.textFieldsKey: true]
-        do {
-            self = try decoder.decode(ResolveRequest.self, from: JSONSerialization.data(withJSONObject: object))
-        } catch let error as ResolveRequestError {
-            throw error
-        } catch {
-            // Every field is text, which is what the decoder reads in this mode: this cannot fail. Should it ever,
-            // the first field is named rather than trapping.
-            let field = fields.keys.sorted { $0.stringValue < $1.stringValue }.first ?? .timeout
-            throw ResolveRequestError(field, value: fields[field] ?? "", requirement: "cannot be read")
-        }
+        self = try Patch(text: fields).applied(to: defaults)
     }
 }

@@ -8,46 +8,46 @@ import Foundation
 /// sorted key order (byte order of the keys' UTF-8, as `JSONEncoder` sorts them); strings are escaped as `JSONEncoder`
 /// escapes them: `"` and `\`, `\b \t \n \f \r`, other control characters as `\u00xx`, everything else as itself.
 /// `DocumentJSONTests` checks that a document written here and through `JSONEncoder` are the same bytes.
-public struct DocumentJSON: Sendable {
+package struct DocumentJSON: Sendable {
     /// The text so far.
-    public private(set) var bytes: [UInt8] = []
+    package private(set) var bytes: [UInt8] = []
     /// Whether a member written through `Encodable` (``encoded(_:)``) could not be
     /// encoded: the text is then incomplete, and the document must go through `JSONEncoder`, which throws.
-    public private(set) var failed = false
+    package private(set) var failed = false
     /// Whether the next member or element of the open container is its first.
     private var first = true
 
     /// An empty text, with room for `capacity` bytes.
-    public init(capacity: Int = 1024) {
+    package init(capacity: Int = 1024) {
         bytes.reserveCapacity(capacity)
     }
 
     /// Opens an object: `{`.
-    public mutating func openObject() {
+    package mutating func openObject() {
         bytes.append(UInt8(ascii: "{"))
         first = true
     }
 
     /// Closes an object: `}`.
-    public mutating func closeObject() {
+    package mutating func closeObject() {
         bytes.append(UInt8(ascii: "}"))
         first = false
     }
 
     /// Opens an array: `[`.
-    public mutating func openArray() {
+    package mutating func openArray() {
         bytes.append(UInt8(ascii: "["))
         first = true
     }
 
     /// Closes an array: `]`.
-    public mutating func closeArray() {
+    package mutating func closeArray() {
         bytes.append(UInt8(ascii: "]"))
         first = false
     }
 
     /// An array of `elements`, each written by `write`.
-    public mutating func array<Element>(_ elements: [Element], _ write: (Element, inout DocumentJSON) -> Void) {
+    package mutating func array<Element>(_ elements: [Element], _ write: (Element, inout DocumentJSON) -> Void) {
         openArray()
         for element in elements {
             self.element()
@@ -57,14 +57,14 @@ public struct DocumentJSON: Sendable {
     }
 
     /// Starts the next element of the open array (a comma unless it is the first).
-    public mutating func element() {
+    package mutating func element() {
         if !first { bytes.append(UInt8(ascii: ",")) }
         first = false
     }
 
     /// Starts the next member of the open object: `,"key":` (the key is one of the caller's own, written as is,
     /// so it must need no escaping).
-    public mutating func key(_ key: StaticString) {
+    package mutating func key(_ key: StaticString) {
         element()
         bytes.append(UInt8(ascii: "\""))
         key.withUTF8Buffer { bytes.append(contentsOf: $0) }
@@ -74,14 +74,14 @@ public struct DocumentJSON: Sendable {
 
     /// Members already written as JSON text (`"a":1,"b":"x"`; nothing: none), after a comma unless they are the open
     /// object's first.
-    public mutating func members(_ text: [UInt8]) {
+    package mutating func members(_ text: [UInt8]) {
         guard !text.isEmpty else { return }
         element()
         bytes.append(contentsOf: text)
     }
 
     /// A string value.
-    public mutating func string(_ value: String) {
+    package mutating func string(_ value: String) {
         bytes.append(UInt8(ascii: "\""))
         var value = value
         value.withUTF8 { utf8 in
@@ -118,17 +118,17 @@ public struct DocumentJSON: Sendable {
     }
 
     /// An integer value.
-    public mutating func int(_ value: Int) {
+    package mutating func int(_ value: Int) {
         bytes.append(contentsOf: String(value).utf8)
     }
 
     /// A Boolean value.
-    public mutating func bool(_ value: Bool) {
+    package mutating func bool(_ value: Bool) {
         bytes.append(contentsOf: (value ? "true" : "false").utf8)
     }
 
     /// `null`.
-    public mutating func null() {
+    package mutating func null() {
         bytes.append(contentsOf: "null".utf8)
     }
 }
@@ -136,7 +136,7 @@ public struct DocumentJSON: Sendable {
 extension DocumentJSON {
     /// A value as `JSONEncoder` writes it with the documents' settings; `null`, and ``failed`` set, when it cannot be
     /// encoded.
-    public mutating func encoded(_ value: some Encodable) {
+    package mutating func encoded(_ value: some Encodable) {
         guard let encoded = try? DocumentEncoder.json().encode(value) else {
             failed = true
             null()

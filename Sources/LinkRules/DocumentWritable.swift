@@ -11,7 +11,7 @@
 ///     func encode(to encoder: any Encoder) throws { try encodeDocument(to: encoder) }
 /// }
 /// ```
-public protocol DocumentWritable: Encodable {
+package protocol DocumentWritable: Encodable {
     /// Writes the members of the object (not its braces), keys in ascending byte order, absent optional members
     /// left out.
     func writeDocumentMembers(to writer: inout DocumentMemberWriter)
@@ -19,7 +19,7 @@ public protocol DocumentWritable: Encodable {
 
 extension DocumentWritable {
     /// Encodes the members ``writeDocumentMembers(to:)`` gives into `encoder`: what a type's `encode(to:)` calls.
-    public func encodeDocument(to encoder: any Encoder) throws {
+    package func encodeDocument(to encoder: any Encoder) throws {
         let target = DocumentEncodingTarget(container: encoder.container(keyedBy: DocumentKey.self))
         var writer = DocumentMemberWriter(encodingInto: target)
         writeDocumentMembers(to: &writer)
@@ -33,14 +33,14 @@ extension DocumentWritable {
 /// A concrete type rather than a protocol, so that a description is compiled once for both and the hot path needs
 /// no generic metadata at run time: a description written over a generic writer cost about a tenth of a warm
 /// request in the service benchmark (`_swift_getGenericMetadata` for each member, across modules).
-public struct DocumentMemberWriter {
+package struct DocumentMemberWriter {
     /// The text written so far, when writing JSON directly.
-    public var json: DocumentJSON
+    package var json: DocumentJSON
     /// The encoder's container, when writing through `Encodable`.
     @usableFromInline let encoding: DocumentEncodingTarget?
 
     /// A writer that appends to `json`.
-    public init(json: DocumentJSON = DocumentJSON()) {
+    package init(json: DocumentJSON = DocumentJSON()) {
         self.json = json
         encoding = nil
     }
@@ -51,28 +51,28 @@ public struct DocumentMemberWriter {
     }
 
     /// A string member.
-    public mutating func write(_ key: StaticString, _ value: String) {
+    package mutating func write(_ key: StaticString, _ value: String) {
         if let encoding { return encoding.encode(value, key) }
         json.key(key)
         json.string(value)
     }
 
     /// An integer member.
-    public mutating func write(_ key: StaticString, _ value: Int) {
+    package mutating func write(_ key: StaticString, _ value: Int) {
         if let encoding { return encoding.encode(value, key) }
         json.key(key)
         json.int(value)
     }
 
     /// A Boolean member.
-    public mutating func write(_ key: StaticString, _ value: Bool) {
+    package mutating func write(_ key: StaticString, _ value: Bool) {
         if let encoding { return encoding.encode(value, key) }
         json.key(key)
         json.bool(value)
     }
 
     /// A member whose value is `null`.
-    public mutating func writeNull(_ key: StaticString) {
+    package mutating func writeNull(_ key: StaticString) {
         if let encoding { return encoding.encodeNull(key) }
         json.key(key)
         json.null()
@@ -80,7 +80,7 @@ public struct DocumentMemberWriter {
 
     /// An object member, described by the value itself.
     @inlinable
-    public mutating func write<Value: DocumentWritable>(_ key: StaticString, _ value: Value) {
+    package mutating func write<Value: DocumentWritable>(_ key: StaticString, _ value: Value) {
         if let encoding { return encoding.encode(value, key) }
         json.key(key)
         json.openObject()
@@ -90,7 +90,7 @@ public struct DocumentMemberWriter {
 
     /// An array of objects.
     @inlinable
-    public mutating func write<Value: DocumentWritable>(_ key: StaticString, _ values: [Value]) {
+    package mutating func write<Value: DocumentWritable>(_ key: StaticString, _ values: [Value]) {
         if let encoding { return encoding.encode(values, key) }
         json.key(key)
         json.openArray()
@@ -104,7 +104,7 @@ public struct DocumentMemberWriter {
     }
 
     /// An array of strings.
-    public mutating func write(_ key: StaticString, _ values: [String]) {
+    package mutating func write(_ key: StaticString, _ values: [String]) {
         if let encoding { return encoding.encode(values, key) }
         json.key(key)
         json.array(values) { $1.string($0) }
@@ -112,40 +112,40 @@ public struct DocumentMemberWriter {
 
     /// A member written through its own `Encodable` conformance (for parts that are written rarely, such as an
     /// explanation's trace): in JSON, as `JSONEncoder` writes the value with the documents' settings.
-    public mutating func write(_ key: StaticString, encodable value: some Encodable) {
+    package mutating func write(_ key: StaticString, encodable value: some Encodable) {
         if let encoding { return encoding.encode(value, key) }
         json.key(key)
         json.encoded(value)
     }
 
     /// A string member, left out when nil.
-    public mutating func write(_ key: StaticString, _ value: String?) {
+    package mutating func write(_ key: StaticString, _ value: String?) {
         if let value { write(key, value) }
     }
 
     /// An integer member, left out when nil.
-    public mutating func write(_ key: StaticString, _ value: Int?) {
+    package mutating func write(_ key: StaticString, _ value: Int?) {
         if let value { write(key, value) }
     }
 
     /// A Boolean member, left out when nil.
-    public mutating func write(_ key: StaticString, _ value: Bool?) {
+    package mutating func write(_ key: StaticString, _ value: Bool?) {
         if let value { write(key, value) }
     }
 
     /// An object member, left out when nil.
     @inlinable
-    public mutating func write<Value: DocumentWritable>(_ key: StaticString, _ value: Value?) {
+    package mutating func write<Value: DocumentWritable>(_ key: StaticString, _ value: Value?) {
         if let value { write(key, value) }
     }
 
     /// An array of strings, left out when nil.
-    public mutating func write(_ key: StaticString, _ values: [String]?) {
+    package mutating func write(_ key: StaticString, _ values: [String]?) {
         if let values { write(key, values) }
     }
 
     /// A string member, `null` when nil.
-    public mutating func writeOrNull(_ key: StaticString, _ value: String?) {
+    package mutating func writeOrNull(_ key: StaticString, _ value: String?) {
         if let value { write(key, value) } else { writeNull(key) }
     }
 }
@@ -194,13 +194,13 @@ final class DocumentEncodingTarget {
 /// Members written once as JSON text, for a value whose members are the same in every document it appears in (an
 /// app's fields, in each of the fifty openings of a resolution): ``DocumentMemberWriter/write(_:)`` appends the text
 /// instead of escaping each string again; through `Encodable` the members are written one by one, as `write` says.
-public struct PrewrittenMembers: Sendable {
+package struct PrewrittenMembers: Sendable {
     /// `"a":…,"b":…`, or nothing when `write` writes no member.
     let text: [UInt8]
     let write: @Sendable (inout DocumentMemberWriter) -> Void
 
     /// Members as `write` writes them (keys in sorted order, as any member list).
-    public init(_ write: @escaping @Sendable (inout DocumentMemberWriter) -> Void) {
+    package init(_ write: @escaping @Sendable (inout DocumentMemberWriter) -> Void) {
         var writer = DocumentMemberWriter(json: DocumentJSON(capacity: 128))
         writer.json.openObject()
         write(&writer)
@@ -211,7 +211,7 @@ public struct PrewrittenMembers: Sendable {
 
 extension DocumentMemberWriter {
     /// Members written ahead of time.
-    public mutating func write(_ members: PrewrittenMembers) {
+    package mutating func write(_ members: PrewrittenMembers) {
         if encoding != nil { return members.write(&self) }
         json.members(members.text)
     }

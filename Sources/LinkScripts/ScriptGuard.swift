@@ -20,10 +20,11 @@ import LinkMatching
 /// compared `!= null` / `!== null`, optionally followed by `&& VARIABLE.length` compared with a number, so a failed
 /// match makes it false without evaluating anything else; the `else` branch is one call of the completion handler
 /// with a template. Nothing in the body may declare, assign or name as a string `RegExp` or a name the template relies
-/// on (``ScriptSource/onlyCalls(_:in:input:)``). The expression must be in a subset that JavaScript and ICU read alike
-/// (literal ASCII characters, `.`, `^`, escaped punctuation, groups, `|`, `?`, `*`, `+` and their lazy forms), and the
-/// input ASCII without vertical tab or form feed (where their `.` differs). `ScriptGuardTests` holds every recognised
-/// script of the shared manifests to JavaScriptCore's own output.
+/// on (``ScriptSource/onlyCalls(_:in:input:)``). The expression is read by the project's one JavaScript-to-ICU
+/// translator (LinkMatching's `JavaScriptRegex`, which the cleaner's catalog goes through too: what it cannot
+/// translate faithfully is no guard), and the input must be ASCII (JavaScript matches UTF-16 code units, ICU code
+/// points: the two agree on ASCII). `ScriptGuardTests` holds every recognised script of the shared manifests to
+/// JavaScriptCore's own output.
 ///
 /// The expression runs as the matcher runs a rule's regex (LinkMatching's `CompiledRegex`, stopped at a deadline the
 /// caller gives: the matcher's per-regex budget). An expression that nests repetition (`(a+)+b`, the matcher's own
@@ -74,10 +75,10 @@ struct ScriptGuard: Sendable, Hashable {
     }
 
     /// Whether the expression certainly finds no match in `input` before `deadline`, so the script completes with
-    /// ``otherwise``; false when it matches, when the input is outside what both engines read alike, or when the
-    /// expression ran out of time or failed (the script then runs in JavaScriptCore).
+    /// ``otherwise``; false when it matches, when the input is not ASCII, or when the expression ran out of time or
+    /// failed (the script then runs in JavaScriptCore).
     func fails(on input: String, deadline: ContinuousClock.Instant) -> Bool {
-        guard input.utf8.allSatisfy({ $0 < 0x80 && $0 != 0x0B && $0 != 0x0C }) else { return false }
+        guard input.utf8.allSatisfy({ $0 < 0x80 }) else { return false }
         return expression.certainlyMisses(input, deadline: deadline)
     }
 
@@ -111,14 +112,17 @@ struct ScriptGuard: Sendable, Hashable {
     }
 }
 
-/// A guard's expression, compiled once as the matcher compiles a rule's regex, after checking it is in the subset
-/// JavaScript reads the same way and nests no repetition.
+/// A guard's expression: translated from JavaScript to ICU by the project's one translator (LinkMatching's
+/// `JavaScriptRegex`, LinkCleaning's too), refused when it nests repetition, and compiled once as the matcher compiles
+/// a rule's regex.
 private struct GuardExpression: Sendable {
     private let expression: CompiledRegex
 
     init?(_ pattern: String) {
-        guard Self.isShared(pattern), !RedosHeuristic.isSuspicious(pattern),
-            let expression = try? CompiledRegex(pattern)
+        // `RegExp(source)`: no flags, so not case-insensitive.
+        guard let translated = try? JavaScriptRegex.translate(pattern, caseInsensitive: false),
+            !RedosHeuristic.isSuspicious(translated),
+            let expression = try? CompiledRegex(translated)
         else { return nil }
         self.expression = expression
     }
@@ -127,56 +131,5 @@ private struct GuardExpression: Sendable {
     func certainlyMisses(_ input: String, deadline: ContinuousClock.Instant) -> Bool {
         guard case .matches(let found) = expression.firstMatch(in: input, deadline: deadline) else { return false }
         return found.isEmpty
-    }
-
-    /// Whether `pattern` is in the subset both read alike: alternatives of atoms (a printable ASCII character that is
-    /// not a metacharacter, `.`, `^`, `\` before printable ASCII other than a letter or digit, or a group, `(?:` too),
-    /// each but `^` followed by at most one of `?`, `*`, `+`, itself followed by at most one `?` (lazy).
-    static func isShared(_ pattern: String) -> Bool {
-        let scalars = Array(pattern.unicodeScalars)
-        var index = 0
-        var depth = 0
-        var canRepeat = false
-        while index < scalars.count {
-            let scalar = scalars[index]
-            index += 1
-            switch scalar {
-            case "(":
-                if index + 1 < scalars.count, scalars[index] == "?" {
-                    guard scalars[index + 1] == ":" else { return false }
-                    index += 2
-                }
-                depth += 1
-                canRepeat = false
-            case ")":
-                guard depth > 0 else { return false }
-                depth -= 1
-                canRepeat = true
-            case "|":
-                canRepeat = false
-            case "?", "*", "+":
-                guard canRepeat else { return false }
-                if index < scalars.count, scalars[index] == "?" { index += 1 }
-                canRepeat = false
-            case "\\":
-                // Escaped printable ASCII other than a letter or digit is that character in both.
-                guard index < scalars.count else { return false }
-                let escaped: Unicode.Scalar = scalars[index]
-                guard escaped.value > 0x20, escaped.value < 0x7F, !escaped.properties.isAlphabetic,
-                    !("0"..."9").contains(escaped)
-                else { return false }
-                index += 1
-                canRepeat = true
-            case "^":
-                // The start of the input in both (neither is multiline); an assertion, not repeated.
-                canRepeat = false
-            case "[", "]", "{", "}", "$":
-                return false
-            default:
-                guard scalar.isASCII, scalar.value >= 0x20, scalar.value < 0x7F else { return false }
-                canRepeat = true
-            }
-        }
-        return depth == 0
     }
 }

@@ -98,35 +98,21 @@ public final class ScriptRunner: Sendable {
         var results = [ScriptResult?](repeating: nil, count: runs.count)
         var counts = [Int](repeating: 0, count: runs.count)
         var pending: [Int] = []
-        let native = configuration.evaluatesTemplates
+        var predicted: Set<String> = []
+        var learning: [Int] = []
         for (index, run) in runs.enumerated() {
-            if native, let template = run.script.template {
-                results[index] = evaluate(template, run: run)
-            } else if native, let guarded = run.script.guarded,
-                guarded.fails(on: run.input, deadline: min(deadline, .now + configuration.guardTimeLimit))
-            {
-                results[index] = evaluate(guarded.otherwise, run: run)
-            } else if native, network == nil, run.script.prologue != nil, configuration.maximumSubrequests > 0 {
-                // Its first request would be refused, and a script that tried the network offline needs it.
-                results[index] = Self.nativeResult(.failure(.needsNetwork(rule: run.script.name)), duration: .zero)
-            } else {
+            switch plan(run, online: network != nil, deadline: deadline) {
+            case .decided(let result):
+                results[index] = result
+            case .javaScriptCore(let firstRequest, let learns):
                 pending.append(index)
+                if let firstRequest { predicted.insert(firstRequest) }
+                if learns { learning.append(index) }
             }
         }
-        let ranInJavaScriptCore = pending
-        if let network, !pending.isEmpty {
-            let predicted = Set(
-                pending.compactMap { index -> String? in
-                    let run = runs[index]
-                    if native, let prologue = run.script.prologue { return prologue.url(for: run.input) }
-                    guard configuration.predictsRequests else { return nil }
-                    return forecast.predict(script: run.script.id, input: run.input)
-                }
-            )
-            if !predicted.isEmpty {
-                for (url, answer) in await Self.fetch(predicted, from: network, deadline: deadline) {
-                    answers?[url] = answer
-                }
+        if let network, !predicted.isEmpty {
+            for (url, answer) in await Self.fetch(predicted, from: network, deadline: deadline) {
+                answers?[url] = answer
             }
         }
         while !pending.isEmpty {
@@ -153,7 +139,7 @@ public final class ScriptRunner: Sendable {
             pending = waiting
         }
         if network != nil, configuration.predictsRequests {
-            for index in ranInJavaScriptCore where !native || runs[index].script.prologue == nil {
+            for index in learning {
                 let result = results[index]!
                 // A run cut short says nothing of what the script asks for.
                 if result.requests.isEmpty, case .failure(let error) = result.output,
@@ -174,16 +160,51 @@ public final class ScriptRunner: Sendable {
     /// Codes of runs cut short before they asked for anything they would have.
     private static let cutShort: Set<ScriptError.Code> = [.timeout, .memory, .exhausted, .quarantined]
 
+    /// How one run goes, decided before any worker is involved.
+    private enum Plan {
+        /// Decided without JavaScriptCore.
+        case decided(ScriptResult)
+        /// Run in JavaScriptCore, the answer to `firstRequest` fetched first when it is known (certain or forecast);
+        /// `learns`: what the run asks for first teaches the forecast (its first request was not certain).
+        case javaScriptCore(firstRequest: String?, learns: Bool)
+    }
+
+    /// The one place a script's shortcut (``CompiledScript``'s analysis, taken when
+    /// ``ScriptConfiguration/evaluatesTemplates``) and the forecast of its first request
+    /// (``ScriptConfiguration/predictsRequests``) decide how a run goes.
+    private func plan(_ run: ScriptRun, online: Bool, deadline: ContinuousClock.Instant) -> Plan {
+        switch configuration.evaluatesTemplates ? run.script.shortcut : .none {
+        case .template(let template):
+            return .decided(evaluate(template, run: run))
+        case .guarded(let guarded)
+        where guarded.fails(on: run.input, deadline: min(deadline, .now + configuration.guardTimeLimit)):
+            return .decided(evaluate(guarded.otherwise, run: run))
+        case .firstRequest(let prologue):
+            if online { return .javaScriptCore(firstRequest: prologue.url(for: run.input), learns: false) }
+            // Its first request would be refused, and a script that tried the network offline needs it.
+            guard configuration.maximumSubrequests > 0 else { return .javaScriptCore(firstRequest: nil, learns: false) }
+            return .decided(Self.nativeResult(.failure(.needsNetwork(rule: run.script.name)), duration: .zero))
+        case .guarded, .none:
+            guard online, configuration.predictsRequests else {
+                return .javaScriptCore(firstRequest: nil, learns: true)
+            }
+            return .javaScriptCore(
+                firstRequest: forecast.predict(script: run.script.id, input: run.input),
+                learns: true
+            )
+        }
+    }
+
     /// Whether `script` is evaluated without JavaScriptCore (``ScriptConfiguration/evaluatesTemplates``): its result
     /// is as cheap to make again as to look up, and it cannot run away.
     public func evaluatesNatively(_ script: CompiledScript) -> Bool {
-        script.template != nil && configuration.evaluatesTemplates
+        configuration.evaluatesTemplates && script.isTemplate
     }
 
     /// Whether no output of `script` is ever worth keeping: a template's is made as cheaply as it is looked up, and a
     /// script whose first request is certain fetches online and is decided without running offline.
     public func keepsNoOutput(of script: CompiledScript) -> Bool {
-        configuration.evaluatesTemplates && (script.template != nil || script.prologue != nil)
+        configuration.evaluatesTemplates && script.shortcut.keepsNoOutput
     }
 
     /// A template script's result, as its run in JavaScriptCore would give it (its completion handler measures the
@@ -265,17 +286,7 @@ public final class ScriptRunner: Sendable {
 extension CompiledScript {
     /// A script registered as `id`, with what its source makes certain worked out once.
     init(analysing source: String, id: Int, kind: ScriptKind, name: String) {
-        let template = ScriptTemplate(source: source)
-        let prologue = template == nil ? RequestPrologue(source: source) : nil
-        self.init(
-            id: id,
-            source: source,
-            kind: kind,
-            name: name,
-            template: template,
-            prologue: prologue,
-            guarded: template == nil && prologue == nil ? ScriptGuard(source: source) : nil
-        )
+        self.init(id: id, source: source, kind: kind, name: name, shortcut: ScriptShortcut(source: source))
     }
 }
 

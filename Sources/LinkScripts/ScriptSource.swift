@@ -1,8 +1,9 @@
 /// The one conservative reading of a script's source that ``ScriptTemplate``, ``RequestPrologue`` and ``ScriptGuard``
 /// share: tokens, the `process` declaration, and the templates of its input (`'…' + encodeURIComponent(url) + …`).
 ///
-/// It reads only what it is sure of: a regular expression literal, a division, a template literal, a backslash or
-/// any non-ASCII character outside strings and comments, and the source is not read (JavaScriptCore runs it).
+/// It reads only what it is sure of: a regular expression literal, a division, a template literal, or a word that is
+/// not plain ASCII, and the source is not read (JavaScriptCore runs it). The tokens come from the project's one
+/// JavaScript tokenizer (``JavaScriptTokenizer``, the minifier's too).
 enum ScriptSource {
     /// A token of the conservative scan.
     enum Token: Hashable {
@@ -135,52 +136,34 @@ enum ScriptSource {
         }
     }
 
-    /// The tokens of `source`, or nil at anything the scan is not sure how JavaScript reads (and at a comment unless
-    /// `comments`).
+    /// The tokens of `source`, or nil at anything this reading is not sure how JavaScript reads (and at a comment
+    /// unless `comments`): read by the one tokenizer (``JavaScriptTokenizer``), then narrowed to what the readings
+    /// rely on. A regular expression literal, a division, a template literal, a word that is not plain ASCII (an
+    /// escape, a private name) ends the reading; a punctuator is one token per character (`!==` is `!`, `=`, `=`).
     static func tokens(_ source: String, comments: Bool) -> [Token]? {
-        let scalars = Array(source.unicodeScalars)
+        guard let scan = JavaScriptTokenizer.scan(source), comments || !scan.hasComments else { return nil }
         var tokens: [Token] = []
-        var index = 0
-        while index < scalars.count {
-            let scalar = scalars[index]
-            switch scalar {
-            case " ", "\t", "\n", "\r":
-                index += 1
-            case "/":
-                // A comment; any other slash (a division or a regular expression literal) ends the scan.
-                guard comments, index + 1 < scalars.count else { return nil }
-                if scalars[index + 1] == "/" {
-                    while index < scalars.count, scalars[index] != "\n", scalars[index] != "\r" { index += 1 }
-                } else if scalars[index + 1] == "*" {
-                    index += 2
-                    while index + 1 < scalars.count, !(scalars[index] == "*" && scalars[index + 1] == "/") {
-                        index += 1
-                    }
-                    guard index + 1 < scalars.count else { return nil }
-                    index += 2
-                } else {
-                    return nil
-                }
-            case "'", "\"":
-                var literal = LiteralReader(scalars: scalars, index: index)
+        tokens.reserveCapacity(scan.tokens.count)
+        for token in scan.tokens {
+            switch token.kind {
+            case .word:
+                guard let first = token.text.unicodeScalars.first, !("0"..."9").contains(first),
+                    token.text.unicodeScalars.allSatisfy(isWordScalar)
+                else { return nil }
+                tokens.append(.word(token.text))
+            case .number:
+                tokens.append(.number)
+            case .string:
+                var literal = LiteralReader(scalars: Array(token.text.unicodeScalars), index: 0)
                 guard let value = literal.read() else { return nil }
                 tokens.append(.string(value))
-                index = literal.index
-            case "a"..."z", "A"..."Z", "_", "$":
-                let start = index
-                while index < scalars.count, isWordScalar(scalars[index]) { index += 1 }
-                var word = ""
-                word.unicodeScalars.append(contentsOf: scalars[start..<index])
-                tokens.append(.word(word))
-            case "0"..."9":
-                while index < scalars.count, isWordScalar(scalars[index]) || scalars[index] == "." { index += 1 }
-                tokens.append(.number)
-            case "`", "\\":
+            case .template, .regex:
                 return nil
-            default:
-                guard scalar.isASCII, scalar.value >= 0x21 else { return nil }
-                tokens.append(.punctuation(scalar))
-                index += 1
+            case .punctuator:
+                for scalar in token.text.unicodeScalars {
+                    guard scalar != "/" else { return nil }
+                    tokens.append(.punctuation(scalar))
+                }
             }
         }
         return tokens

@@ -134,16 +134,15 @@ public struct CompiledScript: Sendable, Hashable {
     public let kind: ScriptKind
     /// The rule it belongs to, for messages (a JSON pointer).
     public let name: String
-    /// The script as a template of its input, when it is one (``ScriptConfiguration/evaluatesTemplates``).
-    let template: ScriptTemplate?
-    /// The request the script certainly begins with, when its source makes it certain.
-    let prologue: RequestPrologue?
-    /// The regular expression the script tests its input with first, when a failed match leaves it a template.
-    let guarded: ScriptGuard?
+    /// What its source makes certain, worked out once (``ScriptConfiguration/evaluatesTemplates`` takes it).
+    let shortcut: ScriptShortcut
 
     /// Whether the script only builds its result from its input (`done('app://' + encodeURIComponent(url))`), so
     /// that a runner evaluates it without JavaScriptCore (``ScriptConfiguration/evaluatesTemplates``).
-    public var isTemplate: Bool { template != nil }
+    public var isTemplate: Bool {
+        if case .template = shortcut { return true }
+        return false
+    }
 }
 
 /// What one run produced.

@@ -119,6 +119,12 @@ package final class RuleSetStore: Sendable {
         }
     }
 
+    /// Records the manifest file's signature alone: the file changed on disk but holds the same bytes as the serving
+    /// manifest (touched, rewritten as it was, or read mid-write before), so no new generation is made.
+    package func recordFileSignature(_ fileSignature: FileSignature?) {
+        state.withLock { $0.fileSignature = fileSignature }
+    }
+
     /// Installs rules with a new user layer over the same manifest as the next generation (the manifest's identity
     /// and file signature stay).
     package func replace(with rules: RuleSet, userLayerSignature: FileSignature?) {

@@ -156,12 +156,18 @@ package struct SwitchyardServer: Sendable {
         return reloadUserLayer(reason: reason) && manifestAccepted
     }
 
-    /// Reloads the manifest, keeping the serving user layer over it (the layer survives manifest updates).
+    /// Reloads the manifest, keeping the serving user layer over it (the layer survives manifest updates). With
+    /// `unlessUnchanged` (the timer's reloads), a manifest with the serving one's bytes makes no new generation: only
+    /// its file's signature is recorded (a file touched, or one whose signature was taken while it was being written).
     @discardableResult
-    func reloadManifest(reason: String) async -> Bool {
+    func reloadManifest(reason: String, unlessUnchanged: Bool = false) async -> Bool {
         let signature = Self.signature(of: configuration.manifest)
         do {
             let loaded = try await loader.load(configuration.manifest)
+            if unlessUnchanged, RuleSetStore.identity(of: loaded) == store.current.manifestIdentity {
+                store.recordFileSignature(signature)
+                return true
+            }
             var rules = loaded.rules
             if let layer = store.rules.userLayer {
                 rules = try loader.apply(layer.loaded, over: rules, source: layer.file ?? "user layer")
@@ -235,7 +241,7 @@ package struct SwitchyardServer: Sendable {
         switch configuration.manifest {
         case .file:
             if Self.signature(of: configuration.manifest) != store.fileSignature {
-                await reloadManifest(reason: "file changed")
+                await reloadManifest(reason: "file changed", unlessUnchanged: true)
             }
         case .url(let url):
             guard let downloader = loader.downloader,

@@ -1,3 +1,5 @@
+import LinkScripts
+
 /// Removes comments and insignificant whitespace from JavaScript, never renaming anything.
 ///
 /// The source is split into tokens (strings, template literals with nested `${ }` expressions, regular expression

@@ -13,7 +13,7 @@ extension LintCommand {
         } catch {
             throw CommandFailure(error, what: "AASA file")
         }
-        let diagnostics: [ClaimsDiagnostic]
+        let diagnostics: [Diagnostic]
         do {
             diagnostics = try AASALinter().lint(data)
         } catch {
@@ -40,5 +40,5 @@ private struct AssociationLintReport: Encodable {
     var file: String
     var errorCount: Int
     var warningCount: Int
-    var diagnostics: [ClaimsDiagnostic]
+    var diagnostics: [Diagnostic]
 }

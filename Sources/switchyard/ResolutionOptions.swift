@@ -8,8 +8,8 @@ import LinkRules
 
 /// Everything that shapes a resolution on the command line, one group for `resolve` (and `--batch`) and `explain`:
 /// the rules (`--manifest`, the user layer), the stages (the cleaning catalog, the choices store), the network, and
-/// the request's fields, which are decoded into one `ResolveRequest` exactly as the HTTP API's query string and batch
-/// body are (each option maps to one ``ResolveRequest/Field``).
+/// the request's fields, which make one `ResolveRequest.Patch` applied to the defaults exactly as the HTTP API's query
+/// string and batch body are (each option maps to one ``ResolveRequest/Field``).
 struct ResolutionOptions: ParsableArguments {
     @OptionGroup var manifestOptions: ManifestOptions
 
@@ -48,22 +48,22 @@ struct ResolutionOptions: ParsableArguments {
         }
     }
 
-    /// The fields as text, the way the query string gives them, through `ResolveRequest`'s one decoder.
+    /// The request: a `ResolveRequest.Patch` of the typed options, applied to the defaults and checked there, as the
+    /// HTTP API's query string and batch body are.
     private func decodeRequest(trace: Bool) throws(ResolveRequestError) -> ResolveRequest {
-        var fields: [ResolveRequest.Field: String] = [
-            .timeout: String(network.timeout),
-            .scripts: String(!listing.noScripts),
-            .trace: String(trace),
-            .clean: String(!cleaning.noClean),
-            .referralMarketing: String(cleaning.allowReferralMarketing),
-        ]
-        fields[.installed] = listing.installed
-        fields[.platform] = listing.platform?.rawValue
-        fields[.source] = userLayerOptions.sourceApp
-        fields[.openWrapped] = listing.openWrapped.map(String.init)
-        if listing.followPageRedirects { fields[.followPages] = "true" }
-        fields[.refreshDelay] = listing.maximumRefreshDelay.map(String.init)
-        return try ResolveRequest(fields: fields)
+        var patch = ResolveRequest.Patch()
+        patch.timeout = network.timeout
+        patch.scripts = !listing.noScripts
+        patch.trace = trace
+        patch.clean = !cleaning.noClean
+        patch.referralMarketing = cleaning.allowReferralMarketing
+        patch.installed = listing.installed.map { InstalledApps(list: $0) }
+        patch.platform = listing.platform
+        patch.source = userLayerOptions.sourceApp
+        patch.openWrapped = listing.openWrapped
+        if listing.followPageRedirects { patch.followPages = true }
+        patch.refreshDelay = listing.maximumRefreshDelay.map(Double.init)
+        return try patch.applied(to: ResolveRequest())
     }
 
     /// The option that sets a field, for messages.

@@ -140,6 +140,52 @@ import Testing
         }
     }
 
+    /// A patch made of typed values (the CLI's), one decoded from text (a query string) and one decoded from JSON (a
+    /// batch body) give the same request, and a typed value out of range is refused as its text would be.
+    @Test func everyFrontEndsPatchGivesTheSameRequest() throws {
+        var typed = ResolveRequest.Patch()
+        typed.installed = InstalledApps(["twitter", "spotify"])
+        typed.platform = .pad
+        typed.timeout = 2.5
+        typed.clean = false
+        typed.refreshDelay = 30
+        let text = try ResolveRequest.Patch(text: [
+            .installed: "twitter,spotify", .platform: "PAD", .timeout: "2.5", .clean: "false", .refreshDelay: "30",
+        ])
+        let json = try JSONDecoder().decode(
+            ResolveRequest.Patch.self,
+            from: Data(
+                #"{"installed": ["twitter", "spotify"], "platform": "pad", "timeout": 2.5, "clean": false, "refreshDelay": 30}"#
+                    .utf8
+            )
+        )
+        #expect(typed == text)
+        #expect(typed == json)
+        let defaults = ResolveRequest(timeLimit: .seconds(5))
+        let request = try typed.applied(to: defaults)
+        #expect(
+            request
+                == (try ResolveRequest(
+                    fields: [
+                        .installed: "twitter,spotify", .platform: "pad", .timeout: "2.5", .clean: "false",
+                        .refreshDelay: "30",
+                    ],
+                    defaults: defaults
+                ))
+        )
+        #expect(request.timeLimit == .milliseconds(2500) && request.maximumRefreshDelay == 30 && !request.cleansLinks)
+        #expect(try ResolveRequest.Patch().applied(to: defaults) == defaults)
+        var tooLong = ResolveRequest.Patch()
+        tooLong.timeout = 601
+        #expect {
+            try tooLong.applied(to: defaults)
+        } throws: { error in
+            (error as? ResolveRequestError)?.description.hasPrefix(
+                #"timeout takes seconds, at least 0.001 and at most 600, not "601""#
+            ) == true
+        }
+    }
+
     @Test func theTimeLimitIsCheckedTheSameWayEverywhere() throws {
         #expect(try ResolveRequest.timeLimit(seconds: 600) == .seconds(600))
         #expect(throws: ResolveRequestError.self) { try ResolveRequest.timeLimit(seconds: 0) }

@@ -69,4 +69,43 @@ import Darwin
             }
         }
     }
+
+    /// A manifest file rewritten with the same bytes (a new signature, the same manifest) is no new generation, and the
+    /// change after it still is one.
+    @Test func aFileRewrittenAsItWasIsNoNewGeneration() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("reloader-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let file = directory.appendingPathComponent("rules.json")
+        let original = Data(Self.rules.replacingOccurrences(of: "FORMAT", with: "a://$1").utf8)
+        try original.write(to: file)
+        let server = try await SwitchyardServer(
+            configuration: ServerConfiguration(
+                port: 0,
+                manifest: .file(file.path),
+                reloadInterval: .milliseconds(50),
+                networkEnabled: false
+            )
+        )
+        try await server.application().test(.router) { client in
+            #expect(try await Self.generation(client) == 1)
+            let before = server.store.fileSignature
+            try await Task.sleep(for: .milliseconds(20))
+            try original.write(to: file, options: .atomic)
+            #expect(FileSignature.of(file.path) != before)
+            // Several ticks: the new signature is taken in, the generation stays.
+            let deadline = ContinuousClock.now + .seconds(5)
+            while server.store.fileSignature == before, ContinuousClock.now < deadline {
+                try await Task.sleep(for: .milliseconds(20))
+            }
+            #expect(server.store.fileSignature != before, "the rewritten file was never looked at")
+            try await Task.sleep(for: .milliseconds(200))
+            #expect(try await Self.generation(client) == 1)
+            try Data(Self.rules.replacingOccurrences(of: "FORMAT", with: "app://$1").utf8).write(
+                to: file,
+                options: .atomic
+            )
+            #expect(try await Self.waitForGeneration(2, client) == 2)
+        }
+    }
 }

@@ -1,3 +1,4 @@
+import LinkScripts
 import Testing
 
 @testable import RuleTooling

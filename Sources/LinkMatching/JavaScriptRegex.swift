@@ -1,5 +1,7 @@
-/// Translates a JavaScript regular expression, as the ClearURLs add-on builds it (`new RegExp(source, "i")`, no `u`
-/// flag, so with the web-compatibility grammar of ECMAScript Annex B), to ICU syntax with the same meaning on links.
+/// Translates a JavaScript regular expression without the `u` flag (so with the web-compatibility grammar of
+/// ECMAScript Annex B), as the ClearURLs add-on builds its rules (`new RegExp(source, "i")`) and as a script's guard
+/// builds its test (`RegExp(source)`), to ICU syntax with the same meaning on links: the project's one reading of
+/// JavaScript regular expressions, for LinkCleaning's catalog and LinkScripts' guards.
 ///
 /// Where the two dialects differ, the JavaScript meaning is written out: `\d`, `\w`, `\s` and `\b` are ASCII (or
 /// JavaScript's white-space list), `.` excludes only JavaScript's four line terminators, `$` is the end of the input
@@ -9,16 +11,16 @@
 /// named groups become plain groups (same numbering) and `\k<name>` a back-reference by number. What has no faithful
 /// translation is refused with the reason: `\u{…}` (without the `u` flag it means `u` repeated), octal escapes,
 /// inline flags `(?i)`, possessive quantifiers, lone surrogates, a back-reference to a missing group.
-enum JavaScriptRegex {
+package enum JavaScriptRegex {
     /// Why a JavaScript regex is refused, in words.
-    struct Refusal: Error, Equatable {
+    package struct Refusal: Error, Equatable {
         /// One sentence.
-        var reason: String
+        package var reason: String
     }
 
     /// The ICU pattern with the same meaning as the JavaScript `source`, case-insensitive when `caseInsensitive`
     /// (the `i` flag the add-on passes everywhere).
-    static func translate(_ source: String, caseInsensitive: Bool = true) throws(Refusal) -> String {
+    package static func translate(_ source: String, caseInsensitive: Bool = true) throws(Refusal) -> String {
         var translator = Translator(Array(source.unicodeScalars))
         let body = try translator.translate()
         return caseInsensitive ? "(?i)" + body : body

@@ -1,4 +1,5 @@
-/// Splits JavaScript into ``JavaScriptToken``s, skipping whitespace and comments.
+/// Splits JavaScript into ``JavaScriptToken``s, skipping whitespace and comments: the project's one JavaScript
+/// tokenizer, for the minifier (RuleTooling) and for the conservative reading of scripts (``ScriptSource``).
 ///
 /// Whether `/` starts a regular expression is decided from the previous token (see
 /// ``JavaScriptToken/allowsRegexAfter``): after `)` it divides unless the parenthesis closed an `if (…)`-like head;
@@ -7,9 +8,9 @@
 /// Returns nil for anything it cannot read safely: unterminated strings, comments, templates or regular expressions,
 /// unknown characters, HTML-like comments (`<!--`, `-->`), a `#!` line, or templates nested deeper than
 /// ``maximumTemplateDepth``.
-struct JavaScriptTokenizer {
+package struct JavaScriptTokenizer {
     /// Template literals nested deeper than this are refused instead of recursing further.
-    static let maximumTemplateDepth = 64
+    package static let maximumTemplateDepth = 64
 
     let scalars: [Unicode.Scalar]
     var position = 0
@@ -17,15 +18,23 @@ struct JavaScriptTokenizer {
     /// One entry per open `(`: the keyword when it opened a statement head such as `if (`.
     var openParentheses: [String?] = []
     var templateDepth = 0
+    /// Whether a comment has been skipped.
+    var sawComment = false
 
     private init(_ source: String) {
         scalars = Array(source.unicodeScalars)
     }
 
     /// The tokens of `source`, or nil when it cannot be tokenized safely.
-    static func tokenize(_ source: String) -> [JavaScriptToken]? {
+    package static func tokenize(_ source: String) -> [JavaScriptToken]? {
+        scan(source)?.tokens
+    }
+
+    /// The tokens of `source` and whether it has a comment, or nil when it cannot be tokenized safely.
+    package static func scan(_ source: String) -> (tokens: [JavaScriptToken], hasComments: Bool)? {
         var tokenizer = JavaScriptTokenizer(source)
-        return tokenizer.readAll()
+        guard let tokens = tokenizer.readAll() else { return nil }
+        return (tokens, tokenizer.sawComment)
     }
 
     private mutating func readAll() -> [JavaScriptToken]? {
@@ -51,8 +60,10 @@ struct JavaScriptTokenizer {
             } else if Self.isWhitespace(scalar) {
                 position += 1
             } else if scalar == "/" && self.scalar(at: position + 1) == "/" {
+                sawComment = true
                 skipLineComment()
             } else if scalar == "/" && self.scalar(at: position + 1) == "*" {
+                sawComment = true
                 guard let crossedLine = skipBlockComment() else { return nil }
                 newline = newline || crossedLine
             } else {

@@ -2,8 +2,10 @@ import DomainClaims
 import SwitchyardTestSupport
 import Testing
 
-/// The project's conformance cases (SwitchyardTestSupport) through the library's one-line function; the CLI tests run
-/// the same table through `switchyard claims --protocol`.
+@testable import switchyard
+
+/// The project's conformance cases (SwitchyardTestSupport) through the command line's one-line function, in process;
+/// ClaimsCommandTests runs the same table through `switchyard claims --protocol`.
 @Suite struct ClaimsProtocolTests {
     @Test(arguments: ClaimsConformanceCases.all)
     func answersEachCase(_ testCase: ClaimsConformanceCase) {

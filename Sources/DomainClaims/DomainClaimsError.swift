@@ -1,53 +1,5 @@
 import WebLinks
 
-/// One thing worth saying about an AASA or asset-links file: what, where (JSON pointer and line:column) and how bad.
-///
-/// Reading never fails on a legal file with odd parts: the part is read as Apple's or Google's matcher reads it (a
-/// query dictionary with a value that is not a string is ignored as a whole, a malformed statement is skipped) and a
-/// diagnostic says so. Tools print ``description(file:)`` as `file:line:column: warning: message [CODE at /pointer]`.
-public struct ClaimsDiagnostic: Sendable, Hashable, Codable {
-    /// How bad a problem is.
-    public enum Severity: String, Sendable, Hashable, Codable {
-        /// The file (or the part named) claims nothing.
-        case error
-        /// The part is read, or ignored, as the platform's matcher does; it probably does not do what was meant.
-        case warning
-    }
-
-    /// How bad it is.
-    public var severity: Severity
-    /// A stable code such as `W_NOT_STRING` or `W_UNREACHABLE`.
-    public var code: String
-    /// One sentence naming the value and, when known, the fix.
-    public var message: String
-    /// The JSON pointer (RFC 6901) of the element, e.g. `/applinks/details/0/components/3`.
-    public var pointer: String
-    /// Where the element starts in the file, when known.
-    public var position: SourcePosition?
-
-    /// Creates a diagnostic.
-    public init(
-        _ severity: Severity,
-        _ code: String,
-        _ message: String,
-        at pointer: JSONPointer,
-        position: SourcePosition? = nil
-    ) {
-        self.severity = severity
-        self.code = code
-        self.message = message
-        self.pointer = pointer.description
-        self.position = position
-    }
-
-    /// `file:line:column: severity: message [CODE at /pointer]` (no `line:column` when the position is unknown).
-    public func description(file: String) -> String {
-        var place = file
-        if let position, position.line > 0 { place += ":\(position.line):\(position.column)" }
-        return "\(place): \(severity.rawValue): \(message) [\(code) at \(pointer.isEmpty ? "/" : pointer)]"
-    }
-}
-
 /// Why a domain-association file could not be read at all, and where.
 public struct DomainClaimsError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The kind of failure.
@@ -78,8 +30,8 @@ public struct DomainClaimsError: Error, Sendable, Equatable, CustomStringConvert
 
     /// The error as the diagnostic `lint --aasa` reports it, at the file's root: every command prints a file that
     /// cannot be read in this one form (`FILE:LINE:COLUMN: error: message [CODE at /]`).
-    public var diagnostic: ClaimsDiagnostic {
-        ClaimsDiagnostic(.error, code.rawValue, message, at: .root, position: position)
+    public var diagnostic: Diagnostic {
+        Diagnostic(.error, code.rawValue, message, at: .root, position: position)
     }
 
     /// The JSON tree of `bytes`, or the reader's error at its place.
@@ -99,7 +51,7 @@ public struct DomainClaimsError: Error, Sendable, Equatable, CustomStringConvert
 extension JSONNode {
     /// The value of the last member named `key` (as Foundation's `JSONSerialization`, which Apple's and Google's
     /// readers use, keeps the last of repeated keys), with its pointer.
-    func lastMember(_ key: String) -> JSONNode? {
+    package func lastMember(_ key: String) -> JSONNode? {
         members?.last { $0.key == key }?.value
     }
 

@@ -2,7 +2,7 @@
 
 extension JavaScriptTokenizer {
     /// Every punctuator, longest first so the first match is the longest.
-    static let punctuators: [String] = [
+    package static let punctuators: [String] = [
         ">>>=", "...", "===", "!==", "**=", "<<=", ">>=", ">>>", "&&=", "||=", "??=",
         "=>", "==", "!=", "<=", ">=", "&&", "||", "??", "?.", "++", "--", "+=", "-=", "*=", "/=", "%=", "&=", "|=",
         "^=", "<<", ">>", "**",
@@ -11,11 +11,11 @@ extension JavaScriptTokenizer {
     ]
 
     /// Whether some punctuator begins with `text`, so that a lexer would read past it.
-    static func isPunctuatorPrefix(_ text: String) -> Bool {
+    package static func isPunctuatorPrefix(_ text: String) -> Bool {
         punctuators.contains { $0.hasPrefix(text) }
     }
 
-    static func isLineTerminator(_ scalar: Unicode.Scalar) -> Bool {
+    package static func isLineTerminator(_ scalar: Unicode.Scalar) -> Bool {
         switch scalar.value {
         case 0x0A, 0x0D, 0x2028, 0x2029: return true
         default: return false
@@ -23,23 +23,23 @@ extension JavaScriptTokenizer {
     }
 
     /// Tab, vertical tab, form feed, space, no-break space, byte order mark and the other Unicode space separators.
-    static func isWhitespace(_ scalar: Unicode.Scalar) -> Bool {
+    package static func isWhitespace(_ scalar: Unicode.Scalar) -> Bool {
         switch scalar.value {
         case 0x09, 0x0B, 0x0C, 0x20, 0xA0, 0xFEFF, 0x1680, 0x2000...0x200A, 0x202F, 0x205F, 0x3000: return true
         default: return false
         }
     }
 
-    static func isDecimalDigit(_ scalar: Unicode.Scalar) -> Bool {
+    package static func isDecimalDigit(_ scalar: Unicode.Scalar) -> Bool {
         ("0"..."9").contains(scalar)
     }
 
-    static func isHexDigit(_ scalar: Unicode.Scalar) -> Bool {
+    package static func isHexDigit(_ scalar: Unicode.Scalar) -> Bool {
         isDecimalDigit(scalar) || ("a"..."f").contains(scalar) || ("A"..."F").contains(scalar)
     }
 
     /// ASCII letters, `$`, `_`, and any non-ASCII character that is not whitespace (the tokenizer is lenient there).
-    static func isIdentifierStart(_ scalar: Unicode.Scalar) -> Bool {
+    package static func isIdentifierStart(_ scalar: Unicode.Scalar) -> Bool {
         if scalar.isASCII {
             return ("a"..."z").contains(scalar) || ("A"..."Z").contains(scalar) || scalar == "$" || scalar == "_"
         }
@@ -47,7 +47,7 @@ extension JavaScriptTokenizer {
     }
 
     /// Identifier starts, digits, and `\` (which begins a `\u` escape).
-    static func isIdentifierPart(_ scalar: Unicode.Scalar) -> Bool {
+    package static func isIdentifierPart(_ scalar: Unicode.Scalar) -> Bool {
         isIdentifierStart(scalar) || isDecimalDigit(scalar) || scalar == "\\"
     }
 }

@@ -1,15 +1,18 @@
-import Foundation
-
-/// One problem found in a manifest: what, where (JSON pointer and line:column) and how bad.
+/// One problem found in a JSON document (a manifest, a user layer, a cleaning catalog, an apple-app-site-association
+/// or assetlinks.json file): what, where (``JSONPointer`` and ``SourcePosition``) and how bad. The one diagnostic type
+/// of every document format, beside the pointer and the position it names.
 ///
-/// Checks that find many problems return `[Diagnostic]`; throwing is kept for "cannot continue" (see
-/// ``ManifestError``). Tools print ``description`` as `file:line:column: error: message [pointer]`.
+/// Checks that find many problems return `[Diagnostic]`; throwing is kept for "cannot continue" (LinkRules'
+/// `ManifestError`). A document read as its platform reads it never fails on a legal file with odd parts: the part is
+/// read as the platform does and a diagnostic says so. Tools print ``description`` (or ``description(file:)``) as
+/// `file:line:column: error: message [CODE at /pointer]`.
 public struct Diagnostic: Sendable, Hashable, Codable, CustomStringConvertible {
     /// How bad a problem is.
     public enum Severity: String, Sendable, Hashable, Codable {
-        /// The element it names is disabled (or, for the whole file, nothing loads).
+        /// The element it names is disabled or claims nothing (or, for the whole file, nothing loads).
         case error
-        /// The element loads; something looks wrong.
+        /// The element loads, or is read or ignored as the platform's reader does; it probably does not do what was
+        /// meant.
         case warning
     }
 
@@ -23,7 +26,7 @@ public struct Diagnostic: Sendable, Hashable, Codable, CustomStringConvertible {
     public var pointer: String
     /// Where the element starts in the source, when known.
     public var position: SourcePosition?
-    /// The file the manifest came from, when known.
+    /// The file the document came from, when known.
     public var file: String?
 
     /// Creates a diagnostic.
@@ -43,10 +46,14 @@ public struct Diagnostic: Sendable, Hashable, Codable, CustomStringConvertible {
         self.file = file
     }
 
-    /// `file:line:column: severity: message [pointer]`.
-    public var description: String {
-        var place = file ?? "<manifest>"
-        if let position { place += ":\(position.line):\(position.column)" }
+    /// `file:line:column: severity: message [CODE at /pointer]`, the file being ``file`` (`<manifest>` when unknown).
+    public var description: String { description(file: file ?? "<manifest>") }
+
+    /// `file:line:column: severity: message [CODE at /pointer]` for the document in `file` (no `line:column` when
+    /// the position is unknown).
+    public func description(file: String) -> String {
+        var place = file
+        if let position, position.line > 0 { place += ":\(position.line):\(position.column)" }
         return "\(place): \(severity.rawValue): \(message) [\(code) at \(pointer.isEmpty ? "/" : pointer)]"
     }
 }

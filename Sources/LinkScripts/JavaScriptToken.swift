@@ -1,7 +1,7 @@
 /// One JavaScript token, with what the minifier needs to know about its surroundings.
-struct JavaScriptToken: Equatable, Sendable {
+package struct JavaScriptToken: Equatable, Sendable {
     /// The lexical kind.
-    enum Kind: Equatable, Sendable {
+    package enum Kind: Equatable, Sendable {
         /// An identifier or keyword (also a private name such as `#field`).
         case word
         /// A numeric literal (`1`, `.5`, `0x1F`, `1e-3`, `10n`).
@@ -17,31 +17,31 @@ struct JavaScriptToken: Equatable, Sendable {
     }
 
     /// The lexical kind.
-    var kind: Kind
+    package var kind: Kind
     /// The token exactly as in the source.
-    var text: String
+    package var text: String
     /// Whether a line terminator (or a block comment containing one) precedes the token.
-    var newlineBefore: Bool
+    package var newlineBefore: Bool
     /// A word right after `.` or `?.`: a property name, never a keyword.
-    var isPropertyName = false
+    package var isPropertyName = false
     /// For a `)` closing the head of `if`, `for`, `while`, `with`, `switch` or `catch`, that keyword: a statement
     /// follows, not an operator.
-    var closedStatementHead: String?
+    package var closedStatementHead: String?
 
-    func isPunctuator(_ value: String) -> Bool { kind == .punctuator && text == value }
+    package func isPunctuator(_ value: String) -> Bool { kind == .punctuator && text == value }
 
     /// The text of a word that is not a property name, so possibly a keyword; nil otherwise.
-    var bareWord: String? {
+    package var bareWord: String? {
         kind == .word && !isPropertyName ? text : nil
     }
 
     /// `return`, `break`, `continue`, `throw`, `yield`, `async`, `let`: a line break after them ends the statement.
-    var isRestrictedProduction: Bool {
+    package var isRestrictedProduction: Bool {
         bareWord.map(Self.restrictedKeywords.contains) ?? false
     }
 
     /// Whether a `/` after this token starts a regular expression rather than dividing.
-    var allowsRegexAfter: Bool {
+    package var allowsRegexAfter: Bool {
         switch kind {
         case .word:
             guard let word = bareWord else { return false }
@@ -58,7 +58,7 @@ struct JavaScriptToken: Equatable, Sendable {
     }
 
     /// Whether the token can be the last one of an expression or statement.
-    var endsExpression: Bool {
+    package var endsExpression: Bool {
         switch kind {
         case .word:
             guard let word = bareWord else { return true }
@@ -77,7 +77,7 @@ struct JavaScriptToken: Equatable, Sendable {
     }
 
     /// Whether the token can begin a new statement, so that ASI may have ended the one before it.
-    var startsStatement: Bool {
+    package var startsStatement: Bool {
         switch kind {
         case .word:
             return text != "in" && text != "instanceof"
@@ -89,21 +89,23 @@ struct JavaScriptToken: Equatable, Sendable {
     }
 
     /// Keywords after which a line break ends the statement (restricted productions, plus `async` and `let`).
-    static let restrictedKeywords: Set<String> = ["return", "break", "continue", "throw", "yield", "async", "let"]
+    package static let restrictedKeywords: Set<String> = [
+        "return", "break", "continue", "throw", "yield", "async", "let",
+    ]
 
     /// Keywords after which `/` begins a regular expression.
-    static let regexKeywords: Set<String> = [
+    package static let regexKeywords: Set<String> = [
         "return", "typeof", "instanceof", "in", "of", "new", "delete", "void", "throw", "case", "do", "else", "yield",
         "await",
     ]
 
     /// Reserved words that can never end an expression or statement (operators and statement heads).
-    static let nonEndingKeywords: Set<String> = [
+    package static let nonEndingKeywords: Set<String> = [
         "case", "catch", "class", "const", "default", "delete", "do", "else", "export", "extends", "finally", "for",
         "function", "if", "import", "in", "instanceof", "new", "return", "switch", "throw", "try", "typeof", "var",
         "void", "while", "with",
     ]
 
     /// Keywords whose parenthesised head is followed by a statement.
-    static let statementHeadKeywords: Set<String> = ["if", "for", "while", "with", "switch", "catch"]
+    package static let statementHeadKeywords: Set<String> = ["if", "for", "while", "with", "switch", "catch"]
 }

@@ -1,3 +1,4 @@
+import DomainClaims
 import WebLinks
 
 /// The conformance protocol of `switchyard claims --protocol`: one JSON request per line in, one JSON answer per
@@ -10,9 +11,9 @@ import WebLinks
 ///   → `{"id":1,"outcome":"success","linked":true}` (`success`, `fetch_error` or `query_parsing_error`). The target
 ///   may also be `{"namespace":"web","site":"https://other.example"}`.
 /// - Anything else → `{"id":…,"error":"…"}`, with `"id":null` when the id cannot be read.
-public enum ClaimsProtocol {
+enum ClaimsProtocol {
     /// The answer line (without a newline) to one request line.
-    public static func answer(_ line: String) -> String {
+    static func answer(_ line: String) -> String {
         let request: JSONNode
         do {
             request = try JSONReader().parse(line)
