@@ -5,7 +5,7 @@ import WebLinks
 
 /// The network behind a device prediction (`switchyard predict`, `POST /v1/predict`): a derived Android verification's
 /// assetlinks.json and an iPhone's missing apple-app-site-association file, fetched as the claims are (the same
-/// ``DomainFileFetcher``: https, no redirects, 128 KiB, through the HTTP cache, before the deadline).
+/// `DomainFileFetcher`: https, no redirects, 128 KiB, through the HTTP cache, before the deadline).
 extension ClaimsLookup: DomainFileReading {
     /// `site`'s statement list and its includes, from the network.
     public func statementLists(of site: AssetSite) async -> AssetStatementLists {

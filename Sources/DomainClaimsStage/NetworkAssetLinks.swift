@@ -3,7 +3,7 @@ import LinkResolution
 import Synchronization
 import WebLinks
 
-/// Statement lists from the network for ``AssetLinksChecker``: each URL through a ``DomainFileFetcher`` (https only,
+/// Statement lists from the network for `AssetLinksChecker`: each URL through a `DomainFileFetcher` (https only,
 /// no redirects, 200 only, 128 KiB, before the deadline), every fetch remembered so that the answer's freshness and
 /// the files' ages are known.
 final class NetworkAssetLinks: AssetLinksSource {

@@ -16,7 +16,7 @@ extension Resolution: DocumentWritable {
         writer.write("unwrapped", unwrapped)
     }
 
-    /// Encodes the document described by ``writeDocumentMembers(to:)``.
+    /// Encodes the document described by `writeDocumentMembers(to:)`.
     public func encode(to encoder: any Encoder) throws {
         try encodeDocument(to: encoder)
     }
@@ -42,7 +42,7 @@ extension Opening: DocumentWritable {
         writer.writeOrNull("url", url)
     }
 
-    /// Encodes the opening described by ``writeDocumentMembers(to:)``.
+    /// Encodes the opening described by `writeDocumentMembers(to:)`.
     public func encode(to encoder: any Encoder) throws {
         try encodeDocument(to: encoder)
     }
@@ -61,7 +61,7 @@ extension UnwrapStep: DocumentWritable {
         writer.write("to", to)
     }
 
-    /// Encodes the step described by ``writeDocumentMembers(to:)``.
+    /// Encodes the step described by `writeDocumentMembers(to:)`.
     public func encode(to encoder: any Encoder) throws {
         try encodeDocument(to: encoder)
     }
@@ -74,7 +74,7 @@ extension ResolutionNotice: DocumentWritable {
         writer.write("message", message)
     }
 
-    /// Encodes the notice described by ``writeDocumentMembers(to:)``.
+    /// Encodes the notice described by `writeDocumentMembers(to:)`.
     public func encode(to encoder: any Encoder) throws {
         try encodeDocument(to: encoder)
     }
@@ -87,7 +87,7 @@ extension OpeningError: DocumentWritable {
         writer.write("message", message)
     }
 
-    /// Encodes the error described by ``writeDocumentMembers(to:)``.
+    /// Encodes the error described by `writeDocumentMembers(to:)`.
     public func encode(to encoder: any Encoder) throws {
         try encodeDocument(to: encoder)
     }
@@ -100,7 +100,7 @@ extension OpeningPreference: DocumentWritable {
         writer.write("reason", reason)
     }
 
-    /// Encodes the preference described by ``writeDocumentMembers(to:)``.
+    /// Encodes the preference described by `writeDocumentMembers(to:)`.
     public func encode(to encoder: any Encoder) throws {
         try encodeDocument(to: encoder)
     }
@@ -114,7 +114,7 @@ extension OpeningClaim: DocumentWritable {
         writer.write("rule", rule.description)
     }
 
-    /// Encodes the claim described by ``writeDocumentMembers(to:)``.
+    /// Encodes the claim described by `writeDocumentMembers(to:)`.
     public func encode(to encoder: any Encoder) throws {
         try encodeDocument(to: encoder)
     }

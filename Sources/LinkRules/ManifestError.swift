@@ -1,4 +1,4 @@
-/// Why a manifest could not be loaded at all (as opposed to ``Diagnostic``s for single entries).
+/// Why a manifest could not be loaded at all (as opposed to the `Diagnostic`s of single entries).
 public struct ManifestError: Error, Sendable, Equatable, CustomStringConvertible {
     /// What kind of failure.
     public enum Code: String, Sendable {
