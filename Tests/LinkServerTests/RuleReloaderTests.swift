@@ -36,13 +36,9 @@ import Darwin
         return seen
     }
 
-    @Test func reloadsWhenTheFileChangesAndOnSIGHUP() async throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("reloader-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let file = directory.appendingPathComponent("rules.json")
-        try Data(Self.rules.replacingOccurrences(of: "FORMAT", with: "a://$1").utf8).write(to: file)
-        let server = try await SwitchyardServer(
+    /// A server over the manifest `file`, its reloader looking at it every 50 ms.
+    static func server(watching file: URL) async throws -> SwitchyardServer {
+        try await SwitchyardServer(
             configuration: ServerConfiguration(
                 port: 0,
                 manifest: .file(file.path),
@@ -50,6 +46,15 @@ import Darwin
                 networkEnabled: false
             )
         )
+    }
+
+    @Test func reloadsWhenTheFileChangesAndOnSIGHUP() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("reloader-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let file = directory.appendingPathComponent("rules.json")
+        try Data(Self.rules.replacingOccurrences(of: "FORMAT", with: "a://$1").utf8).write(to: file)
+        let server = try await Self.server(watching: file)
         try await server.application(reloadsOnHangUp: true).test(.router) { client in
             #expect(try await Self.generation(client) == 1)
             // A longer file: the signature differs even where modification times are coarse.
@@ -79,14 +84,7 @@ import Darwin
         let file = directory.appendingPathComponent("rules.json")
         let original = Data(Self.rules.replacingOccurrences(of: "FORMAT", with: "a://$1").utf8)
         try original.write(to: file)
-        let server = try await SwitchyardServer(
-            configuration: ServerConfiguration(
-                port: 0,
-                manifest: .file(file.path),
-                reloadInterval: .milliseconds(50),
-                networkEnabled: false
-            )
-        )
+        let server = try await Self.server(watching: file)
         try await server.application().test(.router) { client in
             #expect(try await Self.generation(client) == 1)
             let before = server.store.fileSignature
