@@ -32,6 +32,8 @@ package struct LRUStore<Key: Hashable & Sendable, Value: Sendable>: Sendable {
     /// The value for `key`, which becomes the most recently used.
     package mutating func value(for key: Key) -> Value? {
         guard let node = nodes[key] else { return nil }
+        // Already the newest (a front end sending one request again and again): one lookup, nothing to move.
+        if newest == key { return node.value }
         unlink(key)
         link(key, node)
         return node.value

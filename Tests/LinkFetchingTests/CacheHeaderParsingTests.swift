@@ -74,4 +74,17 @@ import WebLinks
         store.removeAll()
         #expect(store.count == 0 && store.totalCost == 0)
     }
+
+    /// Reading the newest entry again (the fast path: nothing moves) keeps the order, so the oldest still leaves first.
+    @Test func readingTheNewestEntryKeepsTheOrder() {
+        var store = LRUStore<String, Int>(capacity: 3)
+        store.insert(1, for: "a", cost: 1)
+        store.insert(2, for: "b", cost: 1)
+        store.insert(3, for: "c", cost: 1)
+        #expect(store.value(for: "c") == 3 && store.value(for: "c") == 3)
+        #expect(store.insert(4, for: "d", cost: 1) == ["a"])
+        #expect(store.value(for: "b") == 2)
+        #expect(store.insert(5, for: "e", cost: 1) == ["c"])
+        #expect(store.count == 3 && store.peek("b") == 2 && store.peek("d") == 4 && store.peek("e") == 5)
+    }
 }
