@@ -13,8 +13,9 @@ import Foundation
 ///
 /// How long a request waits for a host is learned from the host too: once it has answered, a request gets
 /// ``patienceFactor`` times its slowest recent answer (at least ``minimumPatience``), so a host that usually answers
-/// in 50 ms and stops answering holds its callers for a second, not for the request's whole time; the time-outs then
-/// take it down. A host that has not answered yet gets the whole time the request has; the probes of a host that is
+/// in 50 ms and stops answering holds its callers for half a second, not for the request's whole time; the time-outs
+/// then take it down. (Every request in flight when a host stops answering waits that long, one per connection a busy
+/// service has open: the least patience is what the slowest answers of such a moment cost.) A host that has not answered yet gets the whole time the request has; the probes of a host that is
 /// down get its patience, doubled at each failed probe.
 ///
 /// The defaults follow what service meshes use for outlier detection (Envoy ejects a host after 5 consecutive
@@ -26,7 +27,8 @@ public struct HostHealthLimits: Sendable, Hashable {
     /// Troubled answers in a row that take a host for down. Default 5.
     public var troubleFailures: Int
     /// How long a request must have waited for a host before its time-out counts against the host (a caller with
-    /// little time left says nothing about the host). Default 500 ms.
+    /// little time left says nothing about the host). Default 500 ms. A request that waited the host's whole patience
+    /// counts whatever this says.
     public var minimumWait: Duration
     /// How long a host is down before its first probe. Default 1 second.
     public var firstDownTime: Duration
@@ -35,7 +37,9 @@ public struct HostHealthLimits: Sendable, Hashable {
     /// How many times its slowest recent answer a host is given to answer (its *patience*), once it has answered:
     /// a host that answers in 50 ms and then says nothing for a second is not answering. Default 4.
     public var patienceFactor: Double
-    /// The least patience a host that has answered gets. Default 1 second. A host that has not answered yet gets the
+    /// The least patience a host that has answered gets. Default 500 ms: a host whose answers lately all came within
+    /// 125 ms (a quarter of it, ``patienceFactor``) and that then says nothing for half a second is taken as not
+    /// answering; one whose slowest recent answer took longer gets four times that. A host that has not answered yet gets the
     /// request's whole time (up to the network policy's read time limit); a probe gets twice the patience of the
     /// probe before it, so a host that came back slower than it was is found back too.
     public var minimumPatience: Duration
@@ -48,7 +52,7 @@ public struct HostHealthLimits: Sendable, Hashable {
         firstDownTime: Duration = .seconds(1),
         maxDownTime: Duration = .seconds(60),
         patienceFactor: Double = 4,
-        minimumPatience: Duration = .seconds(1)
+        minimumPatience: Duration = .milliseconds(500)
     ) {
         self.unreachableFailures = max(1, unreachableFailures)
         self.troubleFailures = max(1, troubleFailures)
@@ -83,14 +87,22 @@ enum HostVerdict: Equatable {
         [500, 502, 503, 504].contains(response.status) ? .trouble("it answered \(response.status)") : .fine
     }
 
-    /// What `error` says about the host of a request that waited `waited` for it, under `limits`.
-    static func of(_ error: FetchError, waited: Duration, limits: HostHealthLimits) -> HostVerdict {
-        switch error.code {
+    /// What `error` says about the host of a request that waited `waited` for it, under `limits`, when the host was
+    /// given `patience` (nil: the request's whole time).
+    static func of(
+        _ error: FetchError,
+        waited: Duration,
+        patience: Duration? = nil,
+        limits: HostHealthLimits
+    ) -> HostVerdict {
+        // A time-out after the host's whole patience says the host did not answer, however short that is.
+        let fairWait = min(limits.minimumWait, patience ?? limits.minimumWait)
+        return switch error.code {
         case .unresolvableHost: .unreachable("its name does not resolve")
         case .connectionRefused: .unreachable("it refuses connections")
         case .connectTimeout: .unreachable("no connection to it could be made in time")
         case .tlsFailure: .unreachable("its TLS handshake fails")
-        case .timeout: waited >= limits.minimumWait ? .trouble("it did not answer in time") : .neutral
+        case .timeout: waited >= fairWait ? .trouble("it did not answer in time") : .neutral
         case .transport: .trouble("its connection failed")
         case .invalidURL, .forbiddenScheme, .forbiddenPort, .blockedAddress, .hostDown, .tooManyRedirects,
             .redirectLoop, .badLocation, .responseTooLarge, .offline, .notRecorded, .storage, .httpStatus,

@@ -64,7 +64,8 @@ public struct PoliteFetcher: LinkFetching {
         }
         // A host that has answered gets what its answers say it needs (a probe, more each time, to tell a host that
         // came back slower from one that is gone); one that has not gets the request's whole time.
-        if let hostPatience = hosts.patience(of: host, probe: probe) {
+        let hostPatience = hosts.patience(of: host, probe: probe)
+        if let hostPatience {
             sent.timeout = min(sent.timeout ?? hostPatience, hostPatience)
         }
         if probe { metrics.probed(request.url) }
@@ -77,8 +78,10 @@ public struct PoliteFetcher: LinkFetching {
             metrics.failed(error, for: request.url)
             let waited = Duration.clamped(seconds: clock.now.timeIntervalSince(sentAt))
             // A caller that stopped waiting after giving the host a fair time (its time limit came) says the host did
-            // not answer in time; one that gave it less says nothing (``HostHealthLimits/minimumWait``).
-            verdict = HostVerdict.of(error, waited: waited, limits: limits.health)
+            // not answer in time, as does one that gave it the whole patience its answers taught; one that gave it
+            // less says nothing (``HostHealthLimits/minimumWait``).
+            let given = hostPatience.flatMap { sent.timeout == $0 ? $0 : nil }  // not cut short by the caller
+            verdict = HostVerdict.of(error, waited: waited, patience: given, limits: limits.health)
             guard verdict != .neutral else { throw error }
             var failure = error
             if case .down(let until, _) = record(verdict, host, request, probe: probe) {

@@ -27,6 +27,8 @@ import WebLinks
         let time: TestTime
         let answer: Mutex<Answer>
         let calls = Mutex<[String]>([])
+        /// The time limit of each request sent, in order.
+        let timeouts = Mutex<[Duration?]>([])
 
         init(_ answer: Answer, time: TestTime) {
             self.answer = Mutex(answer)
@@ -41,6 +43,7 @@ import WebLinks
             calls.withLock {
                 $0.append(String(request.url.text.split(separator: "/", maxSplits: 2).last.map { "/" + $0 } ?? "/"))
             }
+            timeouts.withLock { $0.append(request.timeout) }
             switch answer.withLock({ $0 }) {
             case .status(let status):
                 return FetchResponse(url: request.url, status: status)
@@ -130,6 +133,54 @@ import WebLinks
         for index in 0..<5 { #expect(await get(fetcher, "/slow\(index)")?.code == .timeout) }
         #expect(await get(fetcher, "/next")?.code == .hostDown)
         #expect(upstream.count == 11)
+    }
+
+    @Test func aHostThatAnsweredFastIsGivenItsPatienceAndItsTimeOutsCountEvenUnderTheFairWait() async {
+        let upstream = Scripted(.status(200), time: time)
+        // The fair wait is longer than the least patience: a time-out after the whole patience still counts.
+        let fetcher = PoliteFetcher(
+            wrapping: upstream,
+            limits: HostLimits(
+                requestsPerSecond: 10_000,
+                burst: 10_000,
+                health: HostHealthLimits(minimumWait: .seconds(3), minimumPatience: .milliseconds(200))
+            ),
+            clock: time.clock
+        )
+        #expect(await get(fetcher, "/answered") == nil)
+        upstream.set(.slowFailure(.timeout, seconds: 1))
+        for index in 0..<5 {
+            let error = await fetcherError(fetcher, "/silent\(index)", timeout: .seconds(5))
+            #expect(error?.code == .timeout)
+        }
+        #expect(upstream.timeouts.withLock { Array($0.dropFirst()) } == Array(repeating: .milliseconds(200), count: 5))
+        #expect(await get(fetcher, "/next")?.code == .hostDown, "five time-outs after the whole patience take it down")
+        #expect(upstream.count == 6)
+    }
+
+    @Test func aTimeOutOfACallerWithLessTimeThanThePatienceSaysNothing() async {
+        let upstream = Scripted(.status(200), time: time)
+        let fetcher = PoliteFetcher(
+            wrapping: upstream,
+            limits: HostLimits(
+                requestsPerSecond: 10_000,
+                burst: 10_000,
+                health: HostHealthLimits(minimumWait: .seconds(3), minimumPatience: .seconds(2))
+            ),
+            clock: time.clock
+        )
+        #expect(await get(fetcher, "/answered") == nil)
+        upstream.set(.slowFailure(.timeout, seconds: 1))
+        for index in 0..<6 {
+            #expect(await fetcherError(fetcher, "/hurried\(index)", timeout: .seconds(1))?.code == .timeout)
+        }
+        #expect(upstream.count == 7, "a caller's own short time limit never takes the host down")
+    }
+
+    func fetcherError(_ fetcher: PoliteFetcher, _ path: String, timeout: Duration) async -> FetchError? {
+        await fetchError { () async throws(FetchError) in
+            try await fetcher.fetch(FetchRequest(url: Link(test: "https://api.example\(path)"), timeout: timeout))
+        }
     }
 
     @Test func aDownHostIsProbedAgainAfterGrowingIntervals() async throws {
