@@ -98,7 +98,7 @@ public struct PoliteFetcher: LinkFetching {
         if let pause = limits.backOff(for: response, receivedAt: received) {
             let until = received.addingTimeInterval(pause.timeInterval)
             let reason = "it answered \(response.status) with Retry-After: \(response.headers[.retryAfter] ?? "")"
-            hosts.backOff(host, until: until, reason: reason)
+            hosts.backOff(host, until: until, reason: reason, at: received)
             metrics.backedOff(request.url)
         }
         return response

@@ -1,5 +1,6 @@
 import AsyncHTTPClient
 import Synchronization
+import WebLinks
 
 /// The `HTTPClient`s of recent hops, one for each host, checked address, port, body limit and set of extra trusted
 /// roots, so that a hop reuses the connections of earlier hops to the same checked address, and their TLS context.
@@ -8,7 +9,7 @@ import Synchronization
 /// again (a third of the online service's CPU time went to parsing the roots' PEM). A client here is still pinned to
 /// one checked address (its `dnsOverride`), so a connection never outlives the address it was checked for: a hop whose
 /// host now resolves elsewhere gets another client. Clients idle for ``idleTime`` or beyond ``capacity`` (least
-/// recently used first) are shut down; one in use never is.
+/// recently used first: the one `LRUStore`, with the clients in use pinned) are shut down; one in use never is.
 final class HopClients: Sendable {
     /// What a client is made for.
     struct Key: Hashable, Sendable {
@@ -35,13 +36,14 @@ final class HopClients: Sendable {
     let capacity: Int
     /// How long an idle client is kept.
     let idleTime: Duration
-    private let entries = Mutex<[Key: Entry]>([:])
-    /// When idle clients were last looked for: at most every second, or when more than ``capacity`` are kept.
+    private let entries: Mutex<LRUStore<Key, Entry>>
+    /// When idle clients were last looked for: at most every second.
     private let lastSweep = Mutex(ContinuousClock.now)
 
     init(capacity: Int, idleTime: Duration) {
         self.capacity = capacity
         self.idleTime = idleTime
+        entries = Mutex(LRUStore(capacity: capacity))
     }
 
     /// The number of clients kept.
@@ -49,24 +51,24 @@ final class HopClients: Sendable {
 
     /// The client for `key` (made with `make` when there is none), marked in use until ``release(_:)``.
     func acquire(_ key: Key, make: () -> HTTPClient) -> HTTPClient {
-        entries.withLock { entries in
-            if var entry = entries[key] {
-                entry.users += 1
-                entries[key] = entry
-                return entry.client
+        let (client, retired) = entries.withLock { entries -> (HTTPClient, [HTTPClient]) in
+            if let entry = entries.value(for: key) {
+                entries.update(key) { $0.users += 1 }
+                return (entry.client, [])
             }
             let client = make()
-            entries[key] = Entry(client: client, users: 1, lastUsed: .now)
-            return client
+            let evicted = entries.insert(Entry(client: client, users: 1, lastUsed: .now), for: key, cost: 1) {
+                $0.users > 0
+            }
+            return (client, evicted.map(\.value.client))
         }
+        Self.shutDown(retired)
+        return client
     }
 
     /// Shuts down every client kept and forgets them (a client still in use fails its request).
     func shutDownAll() async {
-        let all = entries.withLock { entries in
-            defer { entries = [:] }
-            return entries.values.map(\.client)
-        }
+        let all = entries.withLock { entries in entries.evictOldest { _, _ in .remove }.map(\.value.client) }
         for client in all { try? await client.shutdown() }
     }
 
@@ -79,24 +81,26 @@ final class HopClients: Sendable {
             return true
         }
         let retired = entries.withLock { entries -> [HTTPClient] in
-            if var entry = entries[key] {
+            entries.update(key) { entry in
                 entry.users -= 1
                 entry.lastUsed = now
-                entries[key] = entry
             }
-            guard sweeps || entries.count > capacity else { return [] }
-            var idle = entries.filter { $0.value.users == 0 }.sorted { $0.value.lastUsed < $1.value.lastUsed }
-            var retired: [HTTPClient] = []
-            while let oldest = idle.first,
-                now - oldest.value.lastUsed > idleTime || entries.count > capacity
-            {
-                entries[oldest.key] = nil
-                retired.append(oldest.value.client)
-                idle.removeFirst()
+            var retired = entries.trim { $0.users > 0 }
+            if sweeps {
+                // In the order of their last acquisition, which is not quite that of their last release: every idle
+                // client is looked at (there are at most a few dozen, once a second).
+                retired += entries.evictOldest { _, entry in
+                    entry.users == 0 && now - entry.lastUsed > idleTime ? .remove : .keep
+                }
             }
-            return retired
+            return retired.map(\.value.client)
         }
-        for client in retired {
+        Self.shutDown(retired)
+    }
+
+    /// Shuts down clients no longer kept, without waiting.
+    private static func shutDown(_ clients: [HTTPClient]) {
+        for client in clients {
             Task { try? await client.shutdown() }
         }
     }

@@ -87,4 +87,32 @@ import WebLinks
         #expect(store.insert(5, for: "e", cost: 1) == ["c"])
         #expect(store.count == 3 && store.peek("b") == 2 && store.peek("d") == 4 && store.peek("e") == 5)
     }
+
+    /// Pinned entries (in use) stay beyond the capacity; the idle ones leave, least recently used first.
+    @Test func pinnedEntriesStayAndTheOldestIdleOnesLeave() {
+        var store = LRUStore<String, Int>(capacity: 3)
+        for (index, key) in ["a", "b", "c"].enumerated() { store.insert(index, for: key, cost: 1) }
+        // "a" (0) is pinned: "b" leaves in its place.
+        let evicted = store.insert(3, for: "d", cost: 1) { $0 == 0 }
+        #expect(evicted.map(\.key) == ["b"] && store.peek("a") == 0)
+        // Everything pinned: the capacity is exceeded rather than an entry in use dropped.
+        #expect(store.insert(4, for: "e", cost: 1) { _ in true }.isEmpty && store.count == 4)
+        #expect(store.trim { _ in false }.map(\.key) == ["a"] && store.count == 3)
+        store.update("c") { $0 = 20 }
+        store.update("zz") { $0 = 99 }
+        #expect(store.peek("c") == 20 && store.peek("zz") == nil, "an update changes an entry in place, makes none")
+        #expect(store.insert(5, for: "f", cost: 1).first == "c", "an update is not a use")
+    }
+
+    /// The walk from the oldest removes what it is told to, skips what is kept, and stops where told.
+    @Test func evictingFromTheOldestStopsAtTheFirstEntryInTime() {
+        var store = LRUStore<String, Int>(capacity: 10)
+        for (index, key) in ["a", "b", "c", "d", "e"].enumerated() { store.insert(index, for: key, cost: 1) }
+        let removed = store.evictOldest { key, value in
+            if key == "b" { return .keep }
+            return value < 3 ? .remove : .stop
+        }
+        #expect(removed.map(\.key) == ["a", "c"])
+        #expect(store.count == 3 && store.peek("b") == 1 && store.peek("d") == 3 && store.peek("e") == 4)
+    }
 }

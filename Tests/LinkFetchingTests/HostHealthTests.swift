@@ -183,6 +183,28 @@ import WebLinks
         }
     }
 
+    @Test func aFullHostTableForgetsIdleHostsButNeverOneThatIsDown() async {
+        let upstream = Scripted(.failure(.connectionRefused), time: time)
+        let fetcher = PoliteFetcher(
+            wrapping: upstream,
+            limits: HostLimits(
+                requestsPerSecond: 10_000,
+                burst: 10_000,
+                maxHosts: 2,
+                health: HostHealthLimits(firstDownTime: .seconds(60))
+            ),
+            clock: time.clock
+        )
+        #expect(await get(fetcher, "/", host: "down.example")?.code == .connectionRefused)
+        upstream.set(.status(200))
+        for index in 0..<6 {
+            #expect(await get(fetcher, "/", host: "up\(index).example") == nil)
+            time.advance(1)  // its turn passed: nothing to remember of it
+        }
+        #expect(await get(fetcher, "/again", host: "down.example")?.code == .hostDown, "still remembered as down")
+        #expect(upstream.count == 7)
+    }
+
     @Test func aDownHostIsProbedAgainAfterGrowingIntervals() async throws {
         let upstream = Scripted(.failure(.connectionRefused), time: time)
         let metrics = TestMetrics()
