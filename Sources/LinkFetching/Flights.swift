@@ -42,6 +42,11 @@ package final class Flights: Sendable {
         state.withLock { $0.flying[RequestKey(request)]?.waiters.count ?? 0 }
     }
 
+    /// The outcome kept for a request identical to `request` (a scope's; nil when none landed, or nothing is kept).
+    package func landed(_ request: FetchRequest) -> Result<FetchResponse, FetchError>? {
+        state.withLock { $0.landed[RequestKey(request)] }
+    }
+
     /// Answers `request` from a landed outcome, by joining its flight, or by starting one through `fetcher`.
     package func fetch(
         _ request: FetchRequest,

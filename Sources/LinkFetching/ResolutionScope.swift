@@ -7,6 +7,10 @@ import WebLinks
 /// Make one per resolution over the shared stack (``FetchingStack/scope()``) and drop it with the resolution: a
 /// script stopped to wait for a response and run again finds the response at hand, and eight scripts asking for the
 /// same URL cause one request. The answers live as long as the scope, so it must not outlive its resolution.
+///
+/// It is also where a resolution learns what its answers were (``answer(to:)``): how long each may be reused
+/// (``FetchResponse/freshness``, ``FetchError/freshness``) and whether it was a stale copy, so that what the resolution
+/// made of them is kept no longer.
 public struct ResolutionScope: LinkFetching {
     /// The fetcher asked for each distinct request.
     public let wrapped: any LinkFetching
@@ -17,6 +21,12 @@ public struct ResolutionScope: LinkFetching {
     {
         self.wrapped = wrapped
         self.flights = Flights(keepsOutcomes: true, clock: clock, metrics: metrics)
+    }
+
+    /// The answer this scope gave a request identical to `request`, an error included; nil when it was not asked (or
+    /// has not answered yet).
+    public func answer(to request: FetchRequest) -> Result<FetchResponse, FetchError>? {
+        flights.landed(request)
     }
 
     /// The answer already given to an identical request of this scope, or a new one.

@@ -15,11 +15,13 @@ extension Resolver {
         var skippedBy: JSONPointer?
     }
 
-    /// Runs the opening stages on `link`, in order, until `deadline`, through one scope of the resolver's network
-    /// (unless the request says `includesClaims: false`, or the user layer's `sites` leave the host's claims unread).
+    /// Runs the opening stages on `link`, in order, until `deadline`, through the resolution's `scope` of the
+    /// resolver's network (unless the request says `includesClaims: false`, or the user layer's `sites` leave the
+    /// host's claims unread).
     func addedOpenings(
         for link: Link,
         request: ResolveRequest,
+        scope: ResolutionScope?,
         deadline: ContinuousClock.Instant
     ) async -> AddedOpenings {
         var added = AddedOpenings()
@@ -31,7 +33,7 @@ extension Resolver {
         let context = OpeningContext(
             rules: rules,
             request: request,
-            fetcher: fetcher.map { ResolutionScope(wrapping: $0) },
+            fetcher: scope,
             deadline: deadline
         )
         for stage in stages.openings {

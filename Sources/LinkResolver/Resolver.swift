@@ -170,10 +170,20 @@ public final class Resolver: Sendable {
         // all of them wait on the network.
         let finalLink = stage.link
         let deadline = run.budget.deadline
-        async let added = addedOpenings(for: finalLink, request: request, deadline: deadline)
-        // One resolution's scripts share their answers: each distinct request once, through the shared stack.
+        // One scope for the resolution: its stages and scripts share their answers (each distinct request once,
+        // through the shared stack), and what the scripts returned is kept as long as those answers may be.
+        let scope = fetcher.map { ResolutionScope(wrapping: $0) }
+        async let added = addedOpenings(for: finalLink, request: request, scope: scope, deadline: deadline)
         let scriptNetwork =
-            request.runsScripts ? engine?.fetcher.map { ScriptFetches(fetcher: ResolutionScope(wrapping: $0)) } : nil
+            request.runsScripts
+            ? engine?.fetcher.map { scriptsFetcher in
+                // An engine with a network of its own (not the resolver's) gets a scope of its own over it.
+                if let scope, let fetcher, (scriptsFetcher as AnyObject) === (fetcher as AnyObject) {
+                    ScriptFetches(scope: scope)
+                } else {
+                    ScriptFetches(fetcher: scriptsFetcher)
+                }
+            } : nil
         if headersWanted, let redirectFollower {
             await renderAskingHeaders(&stage, follower: redirectFollower, network: scriptNetwork, &run)
         } else {

@@ -3,27 +3,31 @@ import LinkScripts
 import Synchronization
 import WebLinks
 
-/// The network of one resolution's scripts: their `httpRequest`s through one fetcher (a ``ResolutionScope`` over the
-/// shared fetching stack, so identical requests of the resolution are made once, and the HTTP cache and politeness
-/// apply), and what each answer was, so the resolution knows how long what its scripts returned may be kept.
+/// The network of one resolution's scripts: their `httpRequest`s through the resolution's ``ResolutionScope`` over the
+/// shared fetching stack (identical requests of the resolution are made once, and the HTTP cache and politeness
+/// apply). How long what the scripts returned may be kept is read from the scope's answers (``ResolutionScope/answer(to:)``):
+/// this keeps only which links the scripts asked for.
 ///
 /// A script's URL is parsed by the one link parser, like every other link: a text it refuses never reaches the
 /// network, and what is fetched is what the parser read.
 package final class ScriptFetches: ScriptNetwork {
-    /// What one URL's answer was.
-    struct Record {
-        /// How long the answer may be reused (nil or zero: not at all).
-        var freshness: Duration?
-        /// Whether the cache answered with its last good copy because the server failed (stale-if-error).
-        var isStale: Bool
+    private let scope: ResolutionScope
+    /// The links asked for, by the text the script gave.
+    private let asked = Mutex<[String: Link]>([:])
+
+    /// The network of one resolution's scripts over the resolution's `scope`.
+    package init(scope: ResolutionScope) {
+        self.scope = scope
     }
 
-    private let fetcher: any LinkFetching
-    private let records = Mutex<[String: Record]>([:])
+    /// The network of one resolution's scripts over a scope of their own over `fetcher`.
+    package convenience init(fetcher: any LinkFetching) {
+        self.init(scope: ResolutionScope(wrapping: fetcher))
+    }
 
-    /// The network of one resolution over `fetcher`.
-    package init(fetcher: any LinkFetching) {
-        self.fetcher = fetcher
+    /// The request a script's `url` is fetched with.
+    private static func request(_ link: Link, timeout: Duration? = nil) -> FetchRequest {
+        FetchRequest(url: link, timeout: timeout)
     }
 
     /// Fetches `url` with GET before `deadline`; the body as text (whatever the status, as a browser's script would
@@ -40,15 +44,10 @@ package final class ScriptFetches: ScriptNetwork {
                 throw ScriptNetworkError(kind: .failed, message: "'\(url)' is not a link: \(error.message)")
             }
         }
+        asked.withLock { $0[url] = link }
         do {
-            let response = try await fetcher.fetch(FetchRequest(url: link, timeout: deadline - ContinuousClock.now))
-            records.withLock {
-                $0[url] = Record(freshness: response.freshness, isStale: response.cacheStatus == .stale)
-            }
-            return response.text
+            return try await scope.fetch(Self.request(link, timeout: deadline - ContinuousClock.now)).text
         } catch {
-            // A failure the fetching layer remembers stands as the answer for that long.
-            records.withLock { $0[url] = Record(freshness: error.freshness, isStale: false) }
             switch error.code {
             case .offline: throw ScriptNetworkError(kind: .offline, message: error.description)
             case .blockedAddress, .forbiddenScheme, .forbiddenPort:
@@ -61,21 +60,34 @@ package final class ScriptFetches: ScriptNetwork {
         }
     }
 
-    /// How long an output made from the answers to `urls` may be kept: the shortest of their freshnesses; not at all
-    /// when one of them may not be reused (or was never fetched here).
+    /// The scope's answer to the script's `url`, when it was asked for and answered.
+    private func answer(to url: String) -> Result<FetchResponse, FetchError>? {
+        guard let link = asked.withLock({ $0[url] }) else { return nil }
+        return scope.answer(to: Self.request(link))
+    }
+
+    /// How long an output made from the answers to `urls` may be kept: the shortest of their freshnesses (a failure
+    /// the fetching layer remembers stands for that long); not at all when one of them may not be reused (or was
+    /// never fetched here).
     package func cacheability(of urls: [String]) -> Cacheability {
-        records.withLock { records in
-            urls.reduce(Cacheability.unlimited) { cacheability, url in
-                guard let freshness = records[url]?.freshness, freshness > .zero else {
-                    return .uncacheable(reason: "a script used an answer that may not be reused (\(url))")
+        urls.reduce(Cacheability.unlimited) { cacheability, url in
+            let freshness: Duration? =
+                switch answer(to: url) {
+                case .success(let response): response.freshness
+                case .failure(let error): error.freshness
+                case nil: nil
                 }
-                return cacheability.combined(with: .upTo(freshness))
+            guard let freshness, freshness > .zero else {
+                return .uncacheable(reason: "a script used an answer that may not be reused (\(url))")
             }
+            return cacheability.combined(with: .upTo(freshness))
         }
     }
 
-    /// The URLs answered with a stale copy because their server failed, in order.
+    /// The URLs the scripts asked for that were answered with a stale copy because their server failed, in order.
     package var staleURLs: [String] {
-        records.withLock { records in records.filter(\.value.isStale).map(\.key).sorted() }
+        asked.withLock { Array($0.keys) }.sorted().filter { url in
+            if case .success(let response) = answer(to: url) { response.cacheStatus == .stale } else { false }
+        }
     }
 }
