@@ -91,7 +91,13 @@ final class HostTable: Sendable {
         at now: Date,
         _ body: (inout Host) -> Result
     ) -> Result {
-        var state = hosts.value(for: host) ?? Host()
+        // A known host is changed in place (one lookup to make it the newest); only a new one can overfill the map.
+        if hosts.value(for: host) != nil {
+            var result: Result?
+            hosts.update(host) { result = body(&$0) }
+            return result!
+        }
+        var state = Host()
         let result = body(&state)
         hosts.insert(state, for: host, cost: 1) { !$0.isIdle(at: now) }
         return result

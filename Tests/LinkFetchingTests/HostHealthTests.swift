@@ -65,18 +65,28 @@ import WebLinks
         }
     }
 
-    func polite(_ upstream: Scripted, metrics: TestMetrics = TestMetrics()) -> PoliteFetcher {
+    func polite(
+        _ upstream: Scripted,
+        metrics: TestMetrics = TestMetrics(),
+        maxHosts: Int = 1024,
+        health: HostHealthLimits = HostHealthLimits()
+    ) -> PoliteFetcher {
         PoliteFetcher(
             wrapping: upstream,
-            limits: HostLimits(requestsPerSecond: 10_000, burst: 10_000),
+            limits: HostLimits(requestsPerSecond: 10_000, burst: 10_000, maxHosts: maxHosts, health: health),
             clock: time.clock,
             metrics: FetchMetrics(factory: metrics)
         )
     }
 
-    func get(_ fetcher: PoliteFetcher, _ path: String, host: String = "api.example") async -> FetchError? {
+    func get(
+        _ fetcher: PoliteFetcher,
+        _ path: String,
+        host: String = "api.example",
+        timeout: Duration? = nil
+    ) async -> FetchError? {
         await fetchError { () async throws(FetchError) in
-            try await fetcher.fetch(FetchRequest(url: Link(test: "https://\(host)\(path)")))
+            try await fetcher.fetch(FetchRequest(url: Link(test: "https://\(host)\(path)"), timeout: timeout))
         }
     }
 
@@ -138,19 +148,14 @@ import WebLinks
     @Test func aHostThatAnsweredFastIsGivenItsPatienceAndItsTimeOutsCountEvenUnderTheFairWait() async {
         let upstream = Scripted(.status(200), time: time)
         // The fair wait is longer than the least patience: a time-out after the whole patience still counts.
-        let fetcher = PoliteFetcher(
-            wrapping: upstream,
-            limits: HostLimits(
-                requestsPerSecond: 10_000,
-                burst: 10_000,
-                health: HostHealthLimits(minimumWait: .seconds(3), minimumPatience: .milliseconds(200))
-            ),
-            clock: time.clock
+        let fetcher = polite(
+            upstream,
+            health: HostHealthLimits(minimumWait: .seconds(3), minimumPatience: .milliseconds(200))
         )
         #expect(await get(fetcher, "/answered") == nil)
         upstream.set(.slowFailure(.timeout, seconds: 1))
         for index in 0..<5 {
-            let error = await fetcherError(fetcher, "/silent\(index)", timeout: .seconds(5))
+            let error = await get(fetcher, "/silent\(index)", timeout: .seconds(5))
             #expect(error?.code == .timeout)
         }
         #expect(upstream.timeouts.withLock { Array($0.dropFirst()) } == Array(repeating: .milliseconds(200), count: 5))
@@ -160,41 +165,18 @@ import WebLinks
 
     @Test func aTimeOutOfACallerWithLessTimeThanThePatienceSaysNothing() async {
         let upstream = Scripted(.status(200), time: time)
-        let fetcher = PoliteFetcher(
-            wrapping: upstream,
-            limits: HostLimits(
-                requestsPerSecond: 10_000,
-                burst: 10_000,
-                health: HostHealthLimits(minimumWait: .seconds(3), minimumPatience: .seconds(2))
-            ),
-            clock: time.clock
-        )
+        let fetcher = polite(upstream, health: HostHealthLimits(minimumWait: .seconds(3), minimumPatience: .seconds(2)))
         #expect(await get(fetcher, "/answered") == nil)
         upstream.set(.slowFailure(.timeout, seconds: 1))
         for index in 0..<6 {
-            #expect(await fetcherError(fetcher, "/hurried\(index)", timeout: .seconds(1))?.code == .timeout)
+            #expect(await get(fetcher, "/hurried\(index)", timeout: .seconds(1))?.code == .timeout)
         }
         #expect(upstream.count == 7, "a caller's own short time limit never takes the host down")
     }
 
-    func fetcherError(_ fetcher: PoliteFetcher, _ path: String, timeout: Duration) async -> FetchError? {
-        await fetchError { () async throws(FetchError) in
-            try await fetcher.fetch(FetchRequest(url: Link(test: "https://api.example\(path)"), timeout: timeout))
-        }
-    }
-
     @Test func aFullHostTableForgetsIdleHostsButNeverOneThatIsDown() async {
         let upstream = Scripted(.failure(.connectionRefused), time: time)
-        let fetcher = PoliteFetcher(
-            wrapping: upstream,
-            limits: HostLimits(
-                requestsPerSecond: 10_000,
-                burst: 10_000,
-                maxHosts: 2,
-                health: HostHealthLimits(firstDownTime: .seconds(60))
-            ),
-            clock: time.clock
-        )
+        let fetcher = polite(upstream, maxHosts: 2, health: HostHealthLimits(firstDownTime: .seconds(60)))
         #expect(await get(fetcher, "/", host: "down.example")?.code == .connectionRefused)
         upstream.set(.status(200))
         for index in 0..<6 {
