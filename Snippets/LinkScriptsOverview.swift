@@ -18,11 +18,18 @@ let script = try runner.compile(
 )
 
 // The network scripts get: here a canned answer, in Switchyard a policy-checked, cached fetcher. It is awaited off
-// the worker threads: a script stops at a request whose answer is not at hand, and runs again once it is. This
-// script's first request is certain from its source, so that answer is fetched before it runs: it runs once.
+// the worker threads: a script stops at a request whose answer is not at hand, and runs again once the network has
+// it (`answer(to:)`; a network with no record of its own keeps its answers in a `ScriptAnswers`). This script's
+// first request is certain from its source, so that answer is fetched before it runs: it runs once.
 struct NotesAPI: ScriptNetwork {
+    let answers = ScriptAnswers()
+
     func get(_ url: String, deadline: ContinuousClock.Instant) async throws(ScriptNetworkError) -> String {
-        #"{"id": "abc"}"#
+        try await answers.keep(url) { #"{"id": "abc"}"# }
+    }
+
+    func answer(to url: String) -> Result<String, ScriptNetworkError>? {
+        answers.answer(to: url)
     }
 }
 let result = await runner.run(script, input: "https://notes.example.com/n/abc", network: NotesAPI())

@@ -5,15 +5,17 @@ import WebLinks
 
 /// The network of one resolution's scripts: their `httpRequest`s through the resolution's ``ResolutionScope`` over the
 /// shared fetching stack (identical requests of the resolution are made once, and the HTTP cache and politeness
-/// apply). How long what the scripts returned may be kept is read from the scope's answers (``ResolutionScope/answer(to:)``):
-/// this keeps only which links the scripts asked for.
+/// apply). The scope is the one record of their answers: what a script run again finds at hand
+/// (``answer(to:)``) and how long what the scripts returned may be kept are read from it
+/// (``ResolutionScope/answer(to:)``); this keeps only which links the scripts asked for (or why one was refused before
+/// it left).
 ///
 /// A script's URL is parsed by the one link parser, like every other link: a text it refuses never reaches the
 /// network, and what is fetched is what the parser read.
 package final class ScriptFetches: ScriptNetwork {
     private let scope: ResolutionScope
-    /// The links asked for, by the text the script gave.
-    private let asked = Mutex<[String: Link]>([:])
+    /// The links asked for, by the text the script gave, or why the text was refused.
+    private let asked = Mutex<[String: Result<Link, ScriptNetworkError>]>([:])
 
     /// The network of one resolution's scripts over the resolution's `scope`.
     package init(scope: ResolutionScope) {
@@ -33,36 +35,55 @@ package final class ScriptFetches: ScriptNetwork {
     /// Fetches `url` with GET before `deadline`; the body as text (whatever the status, as a browser's script would
     /// see it), or why there is none.
     package func get(_ url: String, deadline: ContinuousClock.Instant) async throws(ScriptNetworkError) -> String {
-        let link: Link
-        do {
-            link = try Link(url)
-        } catch {
-            switch error.code {
-            case .notWebLink, .userinfo, .backslash, .ambiguousHost, .badHost, .badPort:
-                throw ScriptNetworkError(kind: .blocked, message: "'\(url)' is refused: \(error.message)")
-            default:
-                throw ScriptNetworkError(kind: .failed, message: "'\(url)' is not a link: \(error.message)")
-            }
-        }
-        asked.withLock { $0[url] = link }
+        let parsed = Self.link(url)
+        asked.withLock { $0[url] = parsed }
+        let link = try parsed.get()
         do {
             return try await scope.fetch(Self.request(link, timeout: deadline - ContinuousClock.now)).text
         } catch {
+            throw Self.scriptError(error)
+        }
+    }
+
+    /// What the scripts' network answered for `url`: the scope's answer to its link, or why its text was refused.
+    package func answer(to url: String) -> Result<String, ScriptNetworkError>? {
+        switch asked.withLock({ $0[url] }) {
+        case nil: nil
+        case .failure(let refusal): .failure(refusal)
+        case .success(let link):
+            scope.answer(to: Self.request(link)).map { answer in answer.map(\.text).mapError(Self.scriptError) }
+        }
+    }
+
+    /// The link a script's `url` reads as, or why it is refused.
+    private static func link(_ url: String) -> Result<Link, ScriptNetworkError> {
+        do {
+            return .success(try Link(url))
+        } catch {
             switch error.code {
-            case .offline: throw ScriptNetworkError(kind: .offline, message: error.description)
-            case .blockedAddress, .forbiddenScheme, .forbiddenPort:
-                throw ScriptNetworkError(kind: .blocked, message: error.description)
-            case .backedOff: throw ScriptNetworkError(kind: .backedOff, message: error.description)
-            case .hostDown:
-                throw ScriptNetworkError(kind: .hostDown, message: "\(error.description) [\(error.identifier)]")
-            default: throw ScriptNetworkError(kind: .failed, message: "\(error.description) [\(error.identifier)]")
+            case .notWebLink, .userinfo, .backslash, .ambiguousHost, .badHost, .badPort:
+                return .failure(ScriptNetworkError(kind: .blocked, message: "'\(url)' is refused: \(error.message)"))
+            default:
+                return .failure(ScriptNetworkError(kind: .failed, message: "'\(url)' is not a link: \(error.message)"))
             }
         }
     }
 
-    /// The scope's answer to the script's `url`, when it was asked for and answered.
-    private func answer(to url: String) -> Result<FetchResponse, FetchError>? {
-        guard let link = asked.withLock({ $0[url] }) else { return nil }
+    /// A fetching error as a script sees it.
+    private static func scriptError(_ error: FetchError) -> ScriptNetworkError {
+        switch error.code {
+        case .offline: ScriptNetworkError(kind: .offline, message: error.description)
+        case .blockedAddress, .forbiddenScheme, .forbiddenPort:
+            ScriptNetworkError(kind: .blocked, message: error.description)
+        case .backedOff: ScriptNetworkError(kind: .backedOff, message: error.description)
+        case .hostDown: ScriptNetworkError(kind: .hostDown, message: "\(error.description) [\(error.identifier)]")
+        default: ScriptNetworkError(kind: .failed, message: "\(error.description) [\(error.identifier)]")
+        }
+    }
+
+    /// The scope's answer to the script's `url`, when it was asked for, could be sent and was answered.
+    private func response(to url: String) -> Result<FetchResponse, FetchError>? {
+        guard case .success(let link) = asked.withLock({ $0[url] }) else { return nil }
         return scope.answer(to: Self.request(link))
     }
 
@@ -72,7 +93,7 @@ package final class ScriptFetches: ScriptNetwork {
     package func cacheability(of urls: [String]) -> Cacheability {
         urls.reduce(Cacheability.unlimited) { cacheability, url in
             let freshness: Duration? =
-                switch answer(to: url) {
+                switch response(to: url) {
                 case .success(let response): response.freshness
                 case .failure(let error): error.freshness
                 case nil: nil
@@ -87,7 +108,7 @@ package final class ScriptFetches: ScriptNetwork {
     /// The URLs the scripts asked for that were answered with a stale copy because their server failed, in order.
     package var staleURLs: [String] {
         asked.withLock { Array($0.keys) }.sorted().filter { url in
-            if case .success(let response) = answer(to: url) { response.cacheStatus == .stale } else { false }
+            if case .success(let response) = response(to: url) { response.cacheStatus == .stale } else { false }
         }
     }
 }

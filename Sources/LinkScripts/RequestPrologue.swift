@@ -26,10 +26,9 @@ struct RequestPrologue: Sendable, Hashable {
     /// The URL, as template parts (``ScriptTemplate/Part``).
     let parts: [ScriptTemplate.Part]
 
-    /// The prologue of `source`, or nil when its first request is not certain.
-    init?(source: String) {
-        guard let declaration = ScriptSource.declaration(source, comments: true),
-            ScriptSource.onlyCalls(ScriptSource.reliedOn, in: declaration.body, input: declaration.input),
+    /// The prologue of a script `declaration`, or nil when its first request is not certain.
+    init?(_ declaration: ScriptSource.Declaration) {
+        guard ScriptSource.onlyCalls(ScriptSource.reliedOn, in: declaration.body, input: declaration.input),
             let parts = Self.firstRequest(in: declaration)
         else { return nil }
         self.parts = parts

@@ -22,8 +22,9 @@ enum CompletionValue {
 
 /// The state of one run, reached from the native callbacks through the context.
 final class RunState {
-    /// The answers at hand, by the URL as the script wrote it; nil: the run is offline.
-    let answers: [String: Result<String, ScriptNetworkError>]?
+    /// Where the answers at hand are (``ScriptNetwork/answer(to:)``, by the URL as the script wrote it); nil: the run
+    /// is offline.
+    let network: (any ScriptNetwork)?
     let deadline: ContinuousClock.Instant
     let maximumLength: Int
     /// The most network requests the run may make.
@@ -45,12 +46,12 @@ final class RunState {
     var consumed: [String] = []
 
     init(
-        answers: [String: Result<String, ScriptNetworkError>]?,
+        network: (any ScriptNetwork)?,
         deadline: ContinuousClock.Instant,
         maximumLength: Int,
         maximumSubrequests: Int
     ) {
-        self.answers = answers
+        self.network = network
         self.deadline = deadline
         self.maximumLength = maximumLength
         self.maximumSubrequests = maximumSubrequests
@@ -130,13 +131,13 @@ final class ScriptContext {
                 code: "E_TOO_MANY_SUBREQUESTS"
             )
         }
-        guard let answers = run.answers else {
+        guard let network = run.network else {
             run.attemptedOffline = true
             return fail("httpRequest: the network is not available in this run (\(url))")
         }
         // After one answer was missing, the run only goes on to be discarded: nothing more is asked for.
         guard run.pendingRequest == nil else { return fail("httpRequest: an earlier request is under way") }
-        guard let answer = answers[url] else {
+        guard let answer = network.answer(to: url) else {
             guard ContinuousClock.now < run.deadline else { return fail("httpRequest: the script's time is up") }
             run.pendingRequest = url
             return fail("httpRequest: the answer to \(url) is under way")

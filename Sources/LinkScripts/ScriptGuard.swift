@@ -38,9 +38,9 @@ struct ScriptGuard: Sendable, Hashable {
     let otherwise: ScriptTemplate
     private let expression: GuardExpression
 
-    /// The guard of `source`, or nil when it has none this reading is sure of.
-    init?(source: String) {
-        guard let declaration = ScriptSource.declaration(source, comments: true),
+    /// The guard of a script `declaration`, or nil when it has none this reading is sure of.
+    init?(_ declaration: ScriptSource.Declaration) {
+        guard
             ScriptSource.onlyCalls(
                 ScriptSource.reliedOn.union(["RegExp"]),
                 in: declaration.body,

@@ -27,11 +27,11 @@ public final class ScriptRunner: Sendable {
     }
 
     /// Checks that the source parses and mentions a `process` function, and registers it for reuse. The same source
-    /// gets the same registration (and the same warm contexts), and is checked only the first time: a rule set
-    /// reloaded with mostly the same scripts compiles only the new ones.
+    /// gets the same registration (the same warm contexts and the same analysis), and is checked and analysed only the
+    /// first time: a rule set reloaded with mostly the same scripts compiles only the new ones.
     public func compile(_ source: String, kind: ScriptKind, name: String) throws(ScriptError) -> CompiledScript {
-        if let id = pool.registeredIdentifier(for: source, kind: kind) {
-            return CompiledScript(analysing: source, id: id, kind: kind, name: name)
+        if let registration = pool.registration(for: source, kind: kind) {
+            return CompiledScript(registration, source: source, kind: kind, name: name)
         }
         if let problem = ScriptSyntaxChecker.shared.check(source) {
             throw ScriptError(
@@ -48,7 +48,8 @@ public final class ScriptRunner: Sendable {
                 message: "the script defines no function process(url, completionHandler)"
             )
         }
-        return CompiledScript(analysing: source, id: pool.identifier(for: source, kind: kind), kind: kind, name: name)
+        let registration = pool.register(source, kind: kind, shortcut: ScriptShortcut(source: source))
+        return CompiledScript(registration, source: source, kind: kind, name: name)
     }
 
     /// Runs `process(input, completion)` within `timeLimit` (default: the configuration's). `network == nil` means
@@ -70,8 +71,8 @@ public final class ScriptRunner: Sendable {
     /// Runs `process(input, completion)`, stopping it at `deadline` (the caller's whole resolution may share it).
     ///
     /// No worker waits on the network: a run that asks for an answer not at hand stops at that call; the answer is
-    /// awaited from `network` here, off the workers, and the script runs again with every answer so far at hand, until
-    /// it needs no new one. Each run asks for one new answer at most (the first it lacks), so a script makes at most
+    /// awaited from `network` here, off the workers, and the script runs again with every answer `network` has given
+    /// so far at hand (``ScriptNetwork/answer(to:)``), until it needs no new one. Each run asks for one new answer at most (the first it lacks), so a script makes at most
     /// ``ScriptConfiguration/maximumSubrequests`` requests in all, as it would in one run.
     public func run(
         _ script: CompiledScript,
@@ -94,7 +95,6 @@ public final class ScriptRunner: Sendable {
         deadline: ContinuousClock.Instant
     ) async -> [ScriptResult] {
         let start = ContinuousClock.now
-        var answers: [String: Result<String, ScriptNetworkError>]? = network == nil ? nil : [:]
         var results = [ScriptResult?](repeating: nil, count: runs.count)
         var counts = [Int](repeating: 0, count: runs.count)
         var pending: [Int] = []
@@ -110,22 +110,36 @@ public final class ScriptRunner: Sendable {
                 if learns { learning.append(index) }
             }
         }
+        // What was fetched for these runs: a run that stops again at one of them has a network that did not keep the
+        // answer (``ScriptNetwork/answer(to:)``), and ends rather than asking for it again and again.
+        var fetched: Set<String> = []
         if let network, !predicted.isEmpty {
-            for (url, answer) in await Self.fetch(predicted, from: network, deadline: deadline) {
-                answers?[url] = answer
-            }
+            await Self.fetch(predicted, from: network, deadline: deadline)
+            fetched = predicted
         }
         while !pending.isEmpty {
-            let round = await runOnce(pending.map { runs[$0] }, answers: answers, deadline: deadline)
+            let round = await runOnce(pending.map { runs[$0] }, network: network, deadline: deadline)
             var waiting: [Int] = []
             var wanted: Set<String> = []
             for (index, result) in zip(pending, round) {
                 counts[index] += 1
-                if let url = result.pendingRequest, network != nil, ContinuousClock.now < deadline {
+                if let url = result.pendingRequest, network != nil, !fetched.contains(url),
+                    ContinuousClock.now < deadline
+                {
                     waiting.append(index)
                     wanted.insert(url)
                 } else {
                     var result = result
+                    if let url = result.pendingRequest, fetched.contains(url) {
+                        result.output = .failure(
+                            ScriptError(
+                                code: .exception,
+                                rule: runs[index].script.name,
+                                message:
+                                    "the network answered \(url) but keeps no answer to it (ScriptNetwork.answer(to:))"
+                            )
+                        )
+                    }
                     result.pendingRequest = nil
                     result.runs = counts[index]
                     result.duration = ContinuousClock.now - start
@@ -133,8 +147,8 @@ public final class ScriptRunner: Sendable {
                 }
             }
             if let network, !wanted.isEmpty {
-                let fetched = await Self.fetch(wanted, from: network, deadline: deadline)
-                for (url, answer) in fetched { answers?[url] = answer }
+                await Self.fetch(wanted, from: network, deadline: deadline)
+                fetched.formUnion(wanted)
             }
             pending = waiting
         }
@@ -229,45 +243,32 @@ public final class ScriptRunner: Sendable {
         return result
     }
 
-    /// The answers to `urls`, fetched concurrently.
+    /// Asks `network` for `urls` concurrently; it keeps the answers (``ScriptNetwork/answer(to:)``), errors included,
+    /// for the next runs.
     private static func fetch(
         _ urls: Set<String>,
         from network: any ScriptNetwork,
         deadline: ContinuousClock.Instant
-    ) async -> [(String, Result<String, ScriptNetworkError>)] {
-        await withTaskGroup(of: (String, Result<String, ScriptNetworkError>).self) { group in
+    )
+        async
+    {
+        await withTaskGroup(of: Void.self) { group in
             for url in urls {
-                group.addTask { (url, await answer(to: url, from: network, deadline: deadline)) }
+                group.addTask { _ = try? await network.get(url, deadline: deadline) }
             }
-            var fetched: [(String, Result<String, ScriptNetworkError>)] = []
-            for await answer in group { fetched.append(answer) }
-            return fetched
         }
     }
 
-    /// The answer to `url`, or why there is none.
-    private static func answer(
-        to url: String,
-        from network: any ScriptNetwork,
-        deadline: ContinuousClock.Instant
-    ) async -> Result<String, ScriptNetworkError> {
-        do {
-            return .success(try await network.get(url, deadline: deadline))
-        } catch {
-            return .failure(error)
-        }
-    }
-
-    /// One run of each on a worker, with the answers at hand (nil: offline).
+    /// One run of each on a worker, with the answers `network` has at hand (nil: offline).
     private func runOnce(
         _ runs: [ScriptRun],
-        answers: [String: Result<String, ScriptNetworkError>]?,
+        network: (any ScriptNetwork)?,
         deadline: ContinuousClock.Instant
     ) async -> [ScriptResult] {
         await withCheckedContinuation { continuation in
             let collector = ResultCollector(count: runs.count) { continuation.resume(returning: $0) }
             let jobs = runs.enumerated().map { index, run in
-                ScriptWorker.Job(script: run.script, input: run.input, answers: answers, deadline: deadline) {
+                ScriptWorker.Job(script: run.script, input: run.input, network: network, deadline: deadline) {
                     collector.set(index, $0)
                 }
             }
@@ -284,9 +285,9 @@ public final class ScriptRunner: Sendable {
 }
 
 extension CompiledScript {
-    /// A script registered as `id`, with what its source makes certain worked out once.
-    init(analysing source: String, id: Int, kind: ScriptKind, name: String) {
-        self.init(id: id, source: source, kind: kind, name: name, shortcut: ScriptShortcut(source: source))
+    /// A script of `registration`, whose source's shortcut was worked out when it was first registered.
+    init(_ registration: ScriptRegistration, source: String, kind: ScriptKind, name: String) {
+        self.init(id: registration.id, source: source, kind: kind, name: name, shortcut: registration.shortcut)
     }
 }
 

@@ -14,13 +14,19 @@ enum ScriptShortcut: Sendable, Hashable {
     /// `RequestForecast`).
     case none
 
-    /// The shortcut `source` has.
+    /// The shortcut `source` has: the source is tokenized and its declaration read once (``ScriptSource/read(_:)``),
+    /// then each reading is tried on that declaration.
     init(source: String) {
-        if let template = ScriptTemplate(source: source) {
+        guard let reading = ScriptSource.read(source) else {
+            self = .none
+            return
+        }
+        let declaration = reading.declaration
+        if !reading.hasComments, let template = ScriptTemplate(declaration) {
             self = .template(template)
-        } else if let prologue = RequestPrologue(source: source) {
+        } else if let prologue = RequestPrologue(declaration) {
             self = .firstRequest(prologue)
-        } else if let guarded = ScriptGuard(source: source) {
+        } else if let guarded = ScriptGuard(declaration) {
             self = .guarded(guarded)
         } else {
             self = .none

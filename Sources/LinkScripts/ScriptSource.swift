@@ -26,10 +26,21 @@ enum ScriptSource {
         let body: ArraySlice<Token>
     }
 
-    /// The declaration `source` is, or nil when it is anything else or cannot be read (`comments: false`: a comment
-    /// too).
-    static func declaration(_ source: String, comments: Bool) -> Declaration? {
-        guard let tokens = tokens(source, comments: comments) else { return nil }
+    /// A source read once, for every reading (``ScriptShortcut``): its declaration, and whether it has a comment (a
+    /// template is read only without one, leaving what a comment might hide to JavaScriptCore).
+    struct Reading {
+        let declaration: Declaration
+        let hasComments: Bool
+    }
+
+    /// The declaration `source` is, or nil when it is anything else or cannot be read.
+    static func read(_ source: String) -> Reading? {
+        guard let (tokens, hasComments) = tokens(source), let declaration = declaration(tokens) else { return nil }
+        return Reading(declaration: declaration, hasComments: hasComments)
+    }
+
+    /// The declaration `tokens` are, or nil when they are anything else.
+    private static func declaration(_ tokens: [Token]) -> Declaration? {
         var reader = Reader(tokens[...])
         guard reader.take(.word("function")), reader.take(.word("process")), reader.take(.punctuation("(")),
             let input = reader.name(), reader.take(.punctuation(",")), let done = reader.name(), input != done,
@@ -136,12 +147,12 @@ enum ScriptSource {
         }
     }
 
-    /// The tokens of `source`, or nil at anything this reading is not sure how JavaScript reads (and at a comment
-    /// unless `comments`): read by the one tokenizer (``JavaScriptTokenizer``), then narrowed to what the readings
+    /// The tokens of `source` and whether it has a comment, or nil at anything this reading is not sure how
+    /// JavaScript reads: read by the one tokenizer (``JavaScriptTokenizer``), then narrowed to what the readings
     /// rely on. A regular expression literal, a division, a template literal, a word that is not plain ASCII (an
     /// escape, a private name) ends the reading; a punctuator is one token per character (`!==` is `!`, `=`, `=`).
-    static func tokens(_ source: String, comments: Bool) -> [Token]? {
-        guard let scan = JavaScriptTokenizer.scan(source), comments || !scan.hasComments else { return nil }
+    static func tokens(_ source: String) -> (tokens: [Token], hasComments: Bool)? {
+        guard let scan = JavaScriptTokenizer.scan(source) else { return nil }
         var tokens: [Token] = []
         tokens.reserveCapacity(scan.tokens.count)
         for token in scan.tokens {
@@ -166,7 +177,7 @@ enum ScriptSource {
                 }
             }
         }
-        return tokens
+        return (tokens, scan.hasComments)
     }
 
     /// The characters of an identifier this reading accepts: ASCII letters, digits, `_` and `$`.

@@ -24,10 +24,9 @@ struct ScriptTemplate: Sendable, Hashable {
         self.parts = parts
     }
 
-    /// The template `source` is, or nil when it is anything else (read by ``ScriptSource``; a comment, too, is left
-    /// to JavaScriptCore).
-    init?(source: String) {
-        guard let declaration = ScriptSource.declaration(source, comments: false) else { return nil }
+    /// The template a script `declaration` is, or nil when it is anything else (read by ``ScriptSource``; the
+    /// caller leaves a source with a comment to JavaScriptCore).
+    init?(_ declaration: ScriptSource.Declaration) {
         var body = ScriptSource.Reader(declaration.body)
         guard body.take(.word(declaration.done)), body.take(.punctuation("(")),
             let parts = body.template(of: declaration.input), body.take(.punctuation(")"))

@@ -1,16 +1,55 @@
 import Foundation
 import LinkMatching
+import Synchronization
 
 /// Network access for scripts' `httpRequest`, `jsonRequest` and `XMLHttpRequest`, asynchronous: no worker thread
 /// (nor its JavaScriptCore VM) ever waits on it.
 ///
-/// A script calls the network synchronously, so the runner runs it with the answers it has at hand; when the script
-/// asks for one that is not, the run is stopped at that call, the runner awaits `get` off the worker, and the script
-/// runs again from the start with that answer at hand too (scripts are functions of their input and their answers, as
-/// Opener's are). See ``ScriptRunner/run(_:input:network:deadline:)``.
+/// A script calls the network synchronously, so the runner runs it with the answers the network has given so far
+/// (``answer(to:)``); when the script asks for one it has not, the run is stopped at that call, the runner awaits `get`
+/// off the worker, and the script runs again from the start with that answer at hand too (scripts are functions of
+/// their input and their answers, as Opener's are). See ``ScriptRunner/run(_:input:network:deadline:)``.
+///
+/// The network is the one record of what it answered (a resolution's keeps it in the resolution's scope, which also
+/// says how long each answer may be reused): the runner keeps none of its own. Make one per caller (a resolution),
+/// so that its answers are that caller's.
 public protocol ScriptNetwork: Sendable {
     /// Fetches `url` with GET before `deadline` and returns the body as text.
     func get(_ url: String, deadline: ContinuousClock.Instant) async throws(ScriptNetworkError) -> String
+
+    /// What ``get(_:deadline:)`` gave for `url` (its body or its error), once it has answered; nil when `url` was not
+    /// asked for, or its answer is not in yet. Called on the runner's worker threads, so it must not wait.
+    func answer(to url: String) -> Result<String, ScriptNetworkError>?
+}
+
+/// What a network with no record of its own (a canned API, a test double) answered, kept as
+/// ``ScriptNetwork/answer(to:)`` reports it: its `get` fetches through ``keep(_:_:)`` and its `answer(to:)` returns
+/// ``answer(to:)``. Make one per caller, as the network it belongs to.
+public final class ScriptAnswers: Sendable {
+    private let answers = Mutex<[String: Result<String, ScriptNetworkError>]>([:])
+
+    /// No answers yet.
+    public init() {}
+
+    /// Answers `url` with what `fetch` gives (its body, or its error) and keeps that answer.
+    public func keep(
+        _ url: String,
+        _ fetch: () async throws(ScriptNetworkError) -> String
+    ) async throws(ScriptNetworkError) -> String {
+        let answer: Result<String, ScriptNetworkError>
+        do {
+            answer = .success(try await fetch())
+        } catch {
+            answer = .failure(error)
+        }
+        answers.withLock { $0[url] = answer }
+        return try answer.get()
+    }
+
+    /// The answer kept for `url`, if it was asked for and answered.
+    public func answer(to url: String) -> Result<String, ScriptNetworkError>? {
+        answers.withLock { $0[url] }
+    }
 }
 
 /// Why a script's network request failed; the script sees a JavaScript exception with the message.

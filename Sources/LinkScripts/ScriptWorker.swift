@@ -13,8 +13,8 @@ final class ScriptWorker: @unchecked Sendable {
     struct Job {
         let script: CompiledScript
         let input: String
-        /// The answers at hand (nil: offline).
-        let answers: [String: Result<String, ScriptNetworkError>]?
+        /// Where the answers at hand are (nil: offline).
+        let network: (any ScriptNetwork)?
         let deadline: ContinuousClock.Instant
         let finish: @Sendable (ScriptResult) -> Void
     }
@@ -132,7 +132,7 @@ final class ScriptWorker: @unchecked Sendable {
             }
         }
         let state = RunState(
-            answers: job.answers,
+            network: job.network,
             deadline: job.deadline,
             maximumLength: configuration.maximumResultLength,
             maximumSubrequests: configuration.maximumSubrequests

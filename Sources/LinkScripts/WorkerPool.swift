@@ -22,7 +22,7 @@ final class WorkerPool: Sendable {
         var abandoned = 0
         var shuttingDown = false
         var nextScriptID = 1
-        var scriptIDs: [ScriptKey: Int] = [:]
+        var registrations: [ScriptKey: ScriptRegistration] = [:]
 
         /// Counts a new worker in (as idle, so that the next job does not start another) when a queued job has no
         /// idle worker and too few workers are making progress.
@@ -53,19 +53,21 @@ final class WorkerPool: Sendable {
             configuration.stopping.maximumAbandoned == nil ? nil : RunMonitor(period: configuration.watchdogPeriod)
     }
 
-    /// The identifier of a source registered before, if any.
-    func registeredIdentifier(for source: String, kind: ScriptKind) -> Int? {
-        state.withLock { $0.scriptIDs[ScriptKey(source: source, kind: kind)] }
+    /// The registration of a source registered before, if any.
+    func registration(for source: String, kind: ScriptKind) -> ScriptRegistration? {
+        state.withLock { $0.registrations[ScriptKey(source: source, kind: kind)] }
     }
 
-    func identifier(for source: String, kind: ScriptKind) -> Int {
-        state.withLock { state -> Int in
+    /// Registers `source` with the shortcut its analysis found, under a new identifier; a source registered meanwhile
+    /// keeps the registration it has.
+    func register(_ source: String, kind: ScriptKind, shortcut: ScriptShortcut) -> ScriptRegistration {
+        state.withLock { state -> ScriptRegistration in
             let key = ScriptKey(source: source, kind: kind)
-            if let id = state.scriptIDs[key] { return id }
-            let id = state.nextScriptID
+            if let registered = state.registrations[key] { return registered }
+            let registration = ScriptRegistration(id: state.nextScriptID, shortcut: shortcut)
             state.nextScriptID += 1
-            state.scriptIDs[key] = id
-            return id
+            state.registrations[key] = registration
+            return registration
         }
     }
 
@@ -201,4 +203,11 @@ final class WorkerPool: Sendable {
 
     /// Abandoned runs whose threads still run them.
     var abandonedCount: Int { state.withLock { $0.abandoned } }
+}
+
+/// What registering a source once gives every rule set that has it: its identifier (and so its warm contexts) and its
+/// analysis (``ScriptShortcut``), so a reload compiles and analyses only the sources it has not seen.
+struct ScriptRegistration: Sendable {
+    let id: Int
+    let shortcut: ScriptShortcut
 }

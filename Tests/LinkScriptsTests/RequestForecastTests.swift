@@ -9,9 +9,15 @@ final class CountingNetwork: ScriptNetwork {
 
     var requests: [String] { asked.withLock { $0 } }
 
+    private let record = ScriptAnswers()
+
     func get(_ url: String, deadline: ContinuousClock.Instant) async throws(ScriptNetworkError) -> String {
         asked.withLock { $0.append(url) }
-        return #"{"link": "app://\#(url.count)"}"#
+        return try await record.keep(url) { #"{"link": "app://\#(url.count)"}"# }
+    }
+
+    func answer(to url: String) -> Result<String, ScriptNetworkError>? {
+        record.answer(to: url)
     }
 }
 

@@ -9,12 +9,19 @@ struct TableNetwork: ScriptNetwork {
     var pages: [String: String]
     var delay: Duration = .zero
     var error: ScriptNetworkError?
+    let record = ScriptAnswers()
 
     func get(_ url: String, deadline: ContinuousClock.Instant) async throws(ScriptNetworkError) -> String {
-        if delay > .zero { try? await Task.sleep(until: min(ContinuousClock.now + delay, deadline)) }
-        if let error { throw error }
-        guard let page = pages[url] else { throw ScriptNetworkError(kind: .failed, message: "404 for \(url)") }
-        return page
+        try await record.keep(url) { () throws(ScriptNetworkError) -> String in
+            if delay > .zero { try? await Task.sleep(until: min(ContinuousClock.now + delay, deadline)) }
+            if let error { throw error }
+            guard let page = pages[url] else { throw ScriptNetworkError(kind: .failed, message: "404 for \(url)") }
+            return page
+        }
+    }
+
+    func answer(to url: String) -> Result<String, ScriptNetworkError>? {
+        record.answer(to: url)
     }
 
     static func seconds(_ duration: Duration) -> Double {
@@ -209,13 +216,19 @@ final class GateNetwork: ScriptNetwork {
         (asked, askedContinuation) = AsyncStream.makeStream(of: String.self)
     }
 
+    private let record = ScriptAnswers()
+
     func get(_ url: String, deadline: ContinuousClock.Instant) async throws(ScriptNetworkError) -> String {
         askedContinuation.yield(url)
         await withCheckedContinuation { continuation in
             let waits = open.withLock { !$0 }
             if waits { gate.withLock { $0.append(continuation) } } else { continuation.resume() }
         }
-        return #"{"id": "7"}"#
+        return try await record.keep(url) { #"{"id": "7"}"# }
+    }
+
+    func answer(to url: String) -> Result<String, ScriptNetworkError>? {
+        record.answer(to: url)
     }
 
     func release() {
@@ -300,6 +313,42 @@ final class GateNetwork: ScriptNetwork {
         let result = await runner.run(script, input: "x", network: TableNetwork(pages: ["https://a.example/1": "ok"]))
         #expect(try result.output.get() == "app://ok")
     }
+
+    /// The network is the one record of its answers: a script run again reads them there, and a run that stops again
+    /// at an answer the network was asked for and did not keep ends, instead of asking for it again and again.
+    @Test func theAnswersAtHandAreTheNetworksAndOneItDidNotKeepEndsTheRun() async throws {
+        let runner = ScriptRunner(configuration: ScriptConfiguration(timeLimit: .seconds(10)))
+        let script = try runner.compile(
+            "function process(u, done) { done('app://' + httpRequest('https://a.example/' + u.length)); }",
+            kind: .script2,
+            name: "/forgetful"
+        )
+        let keeping = TableNetwork(pages: ["https://a.example/1": "ok"])
+        let kept = await runner.run(script, input: "x", network: keeping)
+        #expect(try kept.output.get() == "app://ok")
+        #expect(kept.runs == 2)
+        #expect(keeping.answer(to: "https://a.example/1") == .success("ok"))
+        let forgetful = ForgetfulNetwork()
+        let start = ContinuousClock.now
+        let ended = await runner.run(script, input: "x", network: forgetful)
+        #expect(ContinuousClock.now - start < .seconds(5), "it ran until its deadline")
+        #expect(forgetful.asked.withLock { $0 } == 1)
+        #expect(ended.runs == 2)
+        #expect(ended.output.failureCode == .exception)
+        if case .failure(let error) = ended.output { #expect(error.description.contains("keeps no answer")) }
+    }
+}
+
+/// A network that answers but keeps no record of it (a broken conformer).
+final class ForgetfulNetwork: ScriptNetwork {
+    let asked = Mutex(0)
+
+    func get(_ url: String, deadline: ContinuousClock.Instant) async throws(ScriptNetworkError) -> String {
+        asked.withLock { $0 += 1 }
+        return "ok"
+    }
+
+    func answer(to url: String) -> Result<String, ScriptNetworkError>? { nil }
 }
 
 /// One resolution's scripts go to a worker together; one that runs long leaves the others to another worker.
