@@ -20,27 +20,28 @@ public final class ScriptEngine: Sendable {
     /// When scripts that keep running out of time are set aside (nil: never).
     public let runaways: RunawayPolicy?
     private let runawayRecords = Mutex<[Int: RunawayRecord]>([:])
-    /// The time since the engine started, on the clock it was given (injectable for the runaway policy's tests).
-    private let elapsed: @Sendable () -> Duration
     /// Outputs of runs that did not touch the network, by script and input (nil: every run runs).
     private let results: ScriptResultCache?
+    /// What the runaway policy's windows and cooldowns are timed on.
+    private let clock: FetchClock
 
     /// Creates an engine. With `runaways`, a script stopped at its time limit too often is not run for a while (a
     /// server under attack sets this; one-off tools need not). `maximumSubrequests` bounds the network requests of
     /// one run (the next one throws `E_TOO_MANY_SUBREQUESTS` in JavaScript). `clock` times the runaway policy's
-    /// windows and cooldowns; each run's own limit is the deadline its caller gives, on the continuous clock.
+    /// windows and cooldowns: the fetching layer's one clock (``FetchClock``, monotonic, which tests build on a manual
+    /// clock); each run's own limit is the deadline its caller gives.
     ///
     /// Outputs of runs that made no network request are kept, by script source and input, up to about
     /// `resultCacheCapacity` bytes (default 16 MiB), and given again for the same script and input without running
     /// it (0: none kept). Scripts are taken to be
     /// functions of their input, as Opener's are; a run stopped at its deadline, or that fetched, is never kept.
-    public init<C: Clock>(
+    public init(
         fetcher: (any LinkFetching)?,
         runaways: RunawayPolicy? = nil,
         maximumSubrequests: Int = ScriptConfiguration.defaultMaximumSubrequests,
         resultCacheCapacity: Int = 16 << 20,
-        clock: C = ContinuousClock()
-    ) where C.Duration == Duration {
+        clock: FetchClock = .system
+    ) {
         runner = ScriptRunner(
             configuration: ScriptConfiguration(maximumSubrequests: maximumSubrequests) {
                 OutputSafety.problem(with: $0)
@@ -49,8 +50,7 @@ public final class ScriptEngine: Sendable {
         self.fetcher = fetcher
         self.runaways = runaways
         results = resultCacheCapacity > 0 ? ScriptResultCache(capacity: resultCacheCapacity) : nil
-        let start = clock.now
-        elapsed = { start.duration(to: clock.now) }
+        self.clock = clock
     }
 
     /// How many runs were answered with the kept output of an earlier run instead of running (for metrics).
@@ -167,11 +167,11 @@ public final class ScriptEngine: Sendable {
     /// request was 990 ms when 16 runaways took every worker each time the cooldown ended, 73 ms with trials.
     private func admit(_ script: CompiledScript) -> Admission {
         guard let runaways else { return .run }
-        let now = elapsed()
+        let now = clock.now
         return runawayRecords.withLock { records -> Admission in
             guard var record = records[script.id], let until = record.setAsideUntil else { return .run }
             if now < until {
-                let seconds = ((until - now) / .seconds(1)).rounded(.up)
+                let seconds = until.timeIntervalSince(now).rounded(.up)
                 return .refused(
                     ScriptError(
                         code: .quarantined,
@@ -201,17 +201,18 @@ public final class ScriptEngine: Sendable {
     /// clears it, and a script stopped at its limit too often is set aside.
     private func record(_ admission: Admission, of id: Int, stopped: Bool) {
         guard let runaways else { return }
-        let now = elapsed()
+        let now = clock.now
         runawayRecords.withLock { records in
             if case .trial = admission {
-                records[id] = stopped ? RunawayRecord(setAsideUntil: now + runaways.cooldown) : nil
+                records[id] =
+                    stopped ? RunawayRecord(setAsideUntil: now.addingTimeInterval(runaways.cooldown.timeInterval)) : nil
                 return
             }
             guard stopped else { return }
             var record = records[id] ?? RunawayRecord()
-            record.stops = record.stops.filter { now - $0 < runaways.window } + [now]
+            record.stops = record.stops.filter { now.timeIntervalSince($0) < runaways.window.timeInterval } + [now]
             if record.stops.count >= runaways.stops {
-                record.setAsideUntil = now + runaways.cooldown
+                record.setAsideUntil = now.addingTimeInterval(runaways.cooldown.timeInterval)
                 record.stops = []
             }
             records[id] = record
@@ -219,7 +220,8 @@ public final class ScriptEngine: Sendable {
             // A script out of its cooldown stays until a trial clears it.
             if records.count > 64 {
                 records = records.filter { _, record in
-                    record.setAsideUntil != nil || record.stops.contains { now - $0 < runaways.window }
+                    record.setAsideUntil != nil
+                        || record.stops.contains { now.timeIntervalSince($0) < runaways.window.timeInterval }
                 }
             }
         }
@@ -256,10 +258,10 @@ public struct RunawayPolicy: Sendable, Equatable {
     }
 }
 
-/// One script's recent stops at its time limit, and whether it was set aside (times since the engine started).
+/// One script's recent stops at its time limit, and whether it was set aside.
 struct RunawayRecord {
-    var stops: [Duration] = []
+    var stops: [Date] = []
     /// Set aside until then; once past, the script runs one trial at a time until one ends in time.
-    var setAsideUntil: Duration?
+    var setAsideUntil: Date?
     var trialRunning = false
 }

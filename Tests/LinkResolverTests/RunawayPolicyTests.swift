@@ -1,3 +1,4 @@
+import LinkFetching
 import LinkMatching
 import LinkResolver
 import LinkScripts
@@ -16,7 +17,7 @@ struct RunawayPolicyTests {
         let engine = ScriptEngine(
             fetcher: nil,
             runaways: RunawayPolicy(stops: 2, window: .seconds(60), cooldown: .seconds(30)),
-            clock: clock
+            clock: FetchClock(clock)
         )
         for _ in 0..<2 {
             #expect(try await engine.run(source: Self.loop, limit: .milliseconds(100)).failure?.code == .timeout)
@@ -61,7 +62,7 @@ struct RunawayPolicyTests {
         let engine = ScriptEngine(
             fetcher: nil,
             runaways: RunawayPolicy(stops: 1, window: .seconds(60), cooldown: .seconds(30)),
-            clock: clock
+            clock: FetchClock(clock)
         )
         let sometimes = """
             function process(url, completionHandler) {
