@@ -18,23 +18,23 @@ extension SwitchyardServer {
         router.add(middleware: UploadLimitMiddleware(limit: configuration.maximumBodyBytes))
         var files = [configuration.userLayer].compactMap { $0 }
         if case .file(let path) = configuration.manifest { files.append(path) }
-        router.addRoutes(OperationsRoutes(store: store, metrics: metrics, files: files).collection)
+        router.addRoutes(OperationsRoutes(store: rules.store, metrics: metrics, files: files).collection)
         router.addRoutes(PlaygroundRoutes.collection)
         let caching = HTTPCaching(maxAge: configuration.cacheMaxAge)
         router.addRoutes(OpenAPIRoutes(caching: caching).collection)
         router.addRoutes(
-            ResolveRoutes(store: store, configuration: configuration, caching: caching).collection,
+            ResolveRoutes(store: rules.store, configuration: configuration, caching: caching).collection,
             atPath: "/v1"
         )
-        router.addRoutes(RuleSetRoutes(store: store, caching: caching).collection, atPath: "/v1")
+        router.addRoutes(RuleSetRoutes(store: rules.store, caching: caching).collection, atPath: "/v1")
         router.addRoutes(
-            ClaimsRoutes(store: store, configuration: configuration, caching: caching).collection,
+            ClaimsRoutes(store: rules.store, configuration: configuration, caching: caching).collection,
             atPath: "/v1"
         )
-        router.addRoutes(PredictRoutes(store: store, configuration: configuration).collection, atPath: "/v1")
+        router.addRoutes(PredictRoutes(store: rules.store, configuration: configuration).collection, atPath: "/v1")
         router.addRoutes(XCallbackRoutes.collection, atPath: "/v1")
         router.addRoutes(ChooserRoutes(catalog: catalog, caching: caching).collection, atPath: "/v1")
-        router.addRoutes(SiteChoiceRoutes(choices: configuration.choices, rules: store).collection, atPath: "/v1")
+        router.addRoutes(SiteChoiceRoutes(choices: configuration.choices, rules: rules.store).collection, atPath: "/v1")
         for routes in extraRoutes { router.addRoutes(routes) }
         router.addMethodNotAllowed(headFollowsGet: true)
         return router

@@ -94,7 +94,10 @@ import Testing
         ])
         defer { Task { await site.stop() } }
         let server = try await Self.server(site: site)
-        let key = server.store.current.resolver.cacheKey(for: "https://example.com/buy/42", lookup: DomainClaimsStage())
+        let key = server.rules.store.current.resolver.cacheKey(
+            for: "https://example.com/buy/42",
+            lookup: DomainClaimsStage()
+        )
         #expect(key.parts.dropFirst(2) == ["lookup:domain-claims/1", "input:https://example.com/buy/42"])
         try await server.application().test(.router) { client in
             func tag(_ path: String, _ link: String) async throws -> String {

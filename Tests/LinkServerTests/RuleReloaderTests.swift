@@ -63,7 +63,7 @@ import Darwin
                 options: .atomic
             )
             #expect(try await Self.waitForGeneration(2, client) == 2)
-            #expect(try server.store.rules.resolve("https://a.example/7").openings.first?.url == "app://7")
+            #expect(try server.rules.store.rules.resolve("https://a.example/7").openings.first?.url == "app://7")
             // SIGHUP is trapped since application(reloadsOnHangUp: true) returned.
             kill(getpid(), SIGHUP)
             #expect(try await Self.waitForGeneration(3, client) == 3)
@@ -87,16 +87,16 @@ import Darwin
         let server = try await Self.server(watching: file)
         try await server.application().test(.router) { client in
             #expect(try await Self.generation(client) == 1)
-            let before = server.store.fileSignature
+            let before = server.rules.store.fileSignature
             try await Task.sleep(for: .milliseconds(20))
             try original.write(to: file, options: .atomic)
             #expect(FileSignature.of(file.path) != before)
             // Several ticks: the new signature is taken in, the generation stays.
             let deadline = ContinuousClock.now + .seconds(5)
-            while server.store.fileSignature == before, ContinuousClock.now < deadline {
+            while server.rules.store.fileSignature == before, ContinuousClock.now < deadline {
                 try await Task.sleep(for: .milliseconds(20))
             }
-            #expect(server.store.fileSignature != before, "the rewritten file was never looked at")
+            #expect(server.rules.store.fileSignature != before, "the rewritten file was never looked at")
             try await Task.sleep(for: .milliseconds(200))
             #expect(try await Self.generation(client) == 1)
             try Data(Self.rules.replacingOccurrences(of: "FORMAT", with: "app://$1").utf8).write(

@@ -208,7 +208,7 @@ import Testing
             configuration: ServerConfiguration(port: 0, manifest: .file(manifest.path), networkEnabled: false)
         )
         // What `switchyard test openerManifest-v5.json` runs: the rules, and an offline script engine.
-        let command = await RuleTestRunner(rules: server.store.rules, engine: ScriptEngine(fetcher: nil)).run()
+        let command = await RuleTestRunner(rules: server.rules.store.rules, engine: ScriptEngine(fetcher: nil)).run()
         try await server.application().test(.router) { client in
             try await client.execute(uri: "/v1/tests", method: .get) { response in
                 #expect(response.status == .ok)
@@ -269,11 +269,11 @@ import Testing
             cacheDirectory: cache
         )
         let app = try await SwitchyardServer(configuration: configuration)
-        #expect(try app.store.rules.resolve("https://a.example/7").openings.first?.url == "a://7")
+        #expect(try app.rules.store.rules.resolve("https://a.example/7").openings.first?.url == "a://7")
         await version.bump()
         try await Task.sleep(for: .milliseconds(20))  // past the (tiny) lifetime: the next check asks the server again
-        #expect(await app.reload(reason: "test"))
-        #expect(try app.store.rules.resolve("https://a.example/7").openings.first?.url == "b://7")
+        #expect(await app.rules.reload(reason: "test"))
+        #expect(try app.rules.store.rules.resolve("https://a.example/7").openings.first?.url == "b://7")
     }
 
     actor Version {
@@ -397,17 +397,17 @@ import Testing
             #"{"apps": [{"identifier": "a", "name": "A", "scheme": "a"}], "actions": [{"regex": "https://a\\.example/(\\d+)", "testInputs": ["https://a.example/1"], "formats": [{"appId": "a", "format": "a://$1", "testResults": ["a://1"]}]}]}"#
         try Data(good.utf8).write(to: file)
         let server = try await Self.server(.file(file.path))
-        #expect(server.store.generation == 1)
-        #expect(await server.reload(reason: "test"))
-        #expect(server.store.generation == 2)
+        #expect(server.rules.store.generation == 1)
+        #expect(await server.rules.reload(reason: "test"))
+        #expect(server.rules.store.generation == 2)
         // A manifest whose own test fails is refused; the previous rules keep answering.
         try Data(good.replacingOccurrences(of: #""a://1"]"#, with: #""a://2"]"#).utf8).write(to: file)
-        #expect(await server.reload(reason: "test") == false)
-        #expect(server.store.generation == 2)
-        #expect(server.store.lastRejection?.contains("tests fail") == true)
+        #expect(await server.rules.reload(reason: "test") == false)
+        #expect(server.rules.store.generation == 2)
+        #expect(server.rules.store.lastRejection?.contains("tests fail") == true)
         try Data("{ truncated".utf8).write(to: file)
-        #expect(await server.reload(reason: "test") == false)
-        #expect(try server.store.rules.resolve("https://a.example/7").openings.first?.url == "a://7")
+        #expect(await server.rules.reload(reason: "test") == false)
+        #expect(try server.rules.store.rules.resolve("https://a.example/7").openings.first?.url == "a://7")
     }
 
     /// `/healthz`, which any client may read, names the served manifest by its file name, and a refused reload's
@@ -431,8 +431,8 @@ import Testing
                 #expect(!body.contains(directory.path), "\(body)")
             }
             try Data("{ truncated".utf8).write(to: file)
-            #expect(await server.reload(reason: "test") == false)
-            #expect(server.store.lastRejection?.contains(file.path) == true)
+            #expect(await server.rules.reload(reason: "test") == false)
+            #expect(server.rules.store.lastRejection?.contains(file.path) == true)
             try await client.execute(uri: "/healthz", method: .get) { response in
                 let body = String(buffer: response.body)
                 let rejection = try #require(try Self.json(response.body)["lastRejection"] as? String, "\(body)")

@@ -105,22 +105,22 @@ import Testing
         let files = try Self.files()
         defer { try? FileManager.default.removeItem(at: files.directory) }
         let server = try await Self.server(files)
-        #expect(try Self.urls(server.store.rules) == ["mine://7", "A://7", "web:https://a.example/7"])
+        #expect(try Self.urls(server.rules.store.rules) == ["mine://7", "A://7", "web:https://a.example/7"])
         // The manifest changes: the layer's action and its hiding of beta are still there.
         try Data(Self.manifest.replacingOccurrences(of: "A://", with: "alpha://").utf8).write(to: files.manifest)
-        #expect(await server.reload(reason: "test"))
-        #expect(try Self.urls(server.store.rules) == ["mine://7", "alpha://7", "web:https://a.example/7"])
+        #expect(await server.rules.reload(reason: "test"))
+        #expect(try Self.urls(server.rules.store.rules) == ["mine://7", "alpha://7", "web:https://a.example/7"])
         // A broken layer is refused with its located error; the previous layer keeps serving.
         try Data(#"{"switchyardUserLayer": 1, "hide": "beta"}"#.utf8).write(to: files.layer)
-        #expect(await server.reload(reason: "test") == false)
-        let rejection = try #require(server.store.lastRejection)
+        #expect(await server.rules.reload(reason: "test") == false)
+        let rejection = try #require(server.rules.store.lastRejection)
         #expect(rejection.contains("\(files.layer.path): error: the user layer is refused"))
-        #expect(try Self.urls(server.store.rules) == ["mine://7", "alpha://7", "web:https://a.example/7"])
+        #expect(try Self.urls(server.rules.store.rules) == ["mine://7", "alpha://7", "web:https://a.example/7"])
         // A layer file that is no JSON is refused at its line and column.
         try Data("{\"switchyardUserLayer\": 1,\n ]".utf8).write(to: files.layer)
-        #expect(await server.reload(reason: "test") == false)
-        #expect(server.store.lastRejection?.hasPrefix("\(files.layer.path):2:2: error: invalid JSON") == true)
-        #expect(try Self.urls(server.store.rules) == ["mine://7", "alpha://7", "web:https://a.example/7"])
+        #expect(await server.rules.reload(reason: "test") == false)
+        #expect(server.rules.store.lastRejection?.hasPrefix("\(files.layer.path):2:2: error: invalid JSON") == true)
+        #expect(try Self.urls(server.rules.store.rules) == ["mine://7", "alpha://7", "web:https://a.example/7"])
     }
 
     /// The answers' entity tags name the layer and the source app: the same link from another app, or after the
@@ -138,10 +138,10 @@ import Testing
             }
             let first = try await tag(plain)
             #expect(try await tag(fromSlack) != first)
-            #expect(await server.reload(reason: "same files"))
+            #expect(await server.rules.reload(reason: "same files"))
             #expect(try await tag(plain) == first)
             try Data(#"{"switchyardUserLayer": 1, "hide": ["alpha"]}"#.utf8).write(to: files.layer)
-            #expect(await server.reload(reason: "layer changed"))
+            #expect(await server.rules.reload(reason: "layer changed"))
             let changed = try await tag(plain)
             #expect(changed != first)
             try await client.execute(uri: plain, method: .get, headers: [.ifNoneMatch: first]) { response in
@@ -161,11 +161,11 @@ import Testing
                 options: .atomic
             )
             let deadline = ContinuousClock.now + .seconds(10)
-            while server.store.generation < 2, ContinuousClock.now < deadline {
+            while server.rules.store.generation < 2, ContinuousClock.now < deadline {
                 try await Task.sleep(for: .milliseconds(20))
             }
-            #expect(server.store.generation == 2)
-            #expect(try Self.urls(server.store.rules) == ["beta://7"])
+            #expect(server.rules.store.generation == 2)
+            #expect(try Self.urls(server.rules.store.rules) == ["beta://7"])
         }
     }
 
