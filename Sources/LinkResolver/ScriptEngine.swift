@@ -28,7 +28,7 @@ public final class ScriptEngine: Sendable {
     /// Creates an engine. With `runaways`, a script stopped at its time limit too often is not run for a while (a
     /// server under attack sets this; one-off tools need not). `maximumSubrequests` bounds the network requests of
     /// one run (the next one throws `E_TOO_MANY_SUBREQUESTS` in JavaScript). `clock` times the runaway policy's
-    /// windows and cooldowns: the fetching layer's one clock (``FetchClock``, monotonic, which tests build on a manual
+    /// windows and cooldowns: the fetching layer's one clock (`FetchClock`, monotonic, which tests build on a manual
     /// clock); each run's own limit is the deadline its caller gives.
     ///
     /// Outputs of runs that made no network request are kept, by script source and input, up to about
